@@ -1,0 +1,2 @@
+//! The shyfr command.
+fn main() {}

@@ -1,0 +1,470 @@
+//! AES (FIPS 197) with 128-, 192- and 256-bit keys.
+//!
+//! The backend is chosen once, when the key is set up, in priority order:
+//!
+//! | backend        | needs                         | blocks in flight |
+//! |----------------|-------------------------------|------------------|
+//! | `x86_vaes512`  | VAES + AVX-512F               | 32 (8 x zmm)     |
+//! | `x86_vaes`     | VAES + AVX2                   | 16 (8 x ymm)     |
+//! | `x86_aesni`    | AES-NI                        | 8                |
+//! | `aarch64_aes`  | ARMv8 AES (Crypto Extensions) | 8                |
+//! | `soft`         | nothing (portable, bitsliced) | 8                |
+//!
+//! Every backend is constant time: the hardware instructions have data-independent timing
+//! and `soft` is bitsliced, with no table look-up and no secret-dependent branch.
+//!
+//! ```
+//! use shyfr::aes::Aes128;
+//! let aes = Aes128::new(&[0u8; 16]);
+//! let mut data = [0u8; 64];
+//! aes.encrypt_blocks(&mut data).unwrap();
+//! aes.decrypt_blocks(&mut data).unwrap();
+//! assert_eq!(data, [0u8; 64]);
+//! ```
+
+mod soft;
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64_aes;
+#[cfg(target_arch = "x86_64")]
+mod x86_aesni;
+#[cfg(target_arch = "x86_64")]
+mod x86_vaes;
+#[cfg(target_arch = "x86_64")]
+mod x86_vaes512;
+
+use crate::block::{check_whole_blocks, BlockCipher};
+use crate::cpu::Feature;
+use crate::inout::InOut;
+use crate::Error;
+
+#[cfg(target_arch = "aarch64")]
+use crate::cpu::aarch64 as arch_cpu;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::x86 as arch_cpu;
+
+/// AES block length in bytes.
+pub const BLOCK_LEN: usize = 16;
+
+/// One AES block.
+pub type Block = [u8; BLOCK_LEN];
+
+/// The implementations of AES, fastest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// VAES on 512-bit registers with AVX-512 (x86-64).
+    X86Vaes512,
+    /// VAES on 256-bit registers with AVX2 (x86-64).
+    X86Vaes,
+    /// AES-NI (x86-64).
+    X86AesNi,
+    /// ARMv8 Crypto Extensions (aarch64).
+    Aarch64Aes,
+    /// Portable, constant-time bitsliced code.
+    Soft,
+}
+
+impl Backend {
+    /// Every backend compiled into this build, fastest first.
+    pub const ALL: &'static [Backend] = &[
+        #[cfg(target_arch = "x86_64")]
+        Backend::X86Vaes512,
+        #[cfg(target_arch = "x86_64")]
+        Backend::X86Vaes,
+        #[cfg(target_arch = "x86_64")]
+        Backend::X86AesNi,
+        #[cfg(target_arch = "aarch64")]
+        Backend::Aarch64Aes,
+        Backend::Soft,
+    ];
+
+    /// The backend's name, as printed by `shyfr cpu` and `shyfr speed`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::X86Vaes512 => "x86_vaes512",
+            Backend::X86Vaes => "x86_vaes",
+            Backend::X86AesNi => "x86_aesni",
+            Backend::Aarch64Aes => "aarch64_aes",
+            Backend::Soft => "soft",
+        }
+    }
+
+    /// Looks a backend up by [`name`](Self::name) among those compiled in.
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL.iter().copied().find(|b| b.name() == name)
+    }
+
+    /// The CPU features the backend needs.
+    pub fn needs(self) -> &'static [Feature] {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes512 => arch_cpu::Vaes512::FEATURES,
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes => arch_cpu::Vaes256::FEATURES,
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86AesNi => arch_cpu::AesNi::FEATURES,
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Aes => arch_cpu::AesCe::FEATURES,
+            _ => &[],
+        }
+    }
+
+    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes512 => arch_cpu::Vaes512::get().is_some(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes => arch_cpu::Vaes256::get().is_some(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86AesNi => arch_cpu::AesNi::get().is_some(),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Aes => arch_cpu::AesCe::get().is_some(),
+            Backend::Soft => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The backend a key set up now would use.
+    pub fn best() -> Backend {
+        Backend::ALL
+            .iter()
+            .copied()
+            .find(|b| b.is_available())
+            .unwrap_or(Backend::Soft)
+    }
+}
+
+/// The key schedule of the chosen backend. Each backend's key type zeroes itself on drop.
+#[derive(Clone)]
+enum Inner {
+    #[cfg(target_arch = "x86_64")]
+    Vaes512(x86_aesni::Keys, arch_cpu::Vaes512),
+    #[cfg(target_arch = "x86_64")]
+    Vaes(x86_aesni::Keys, arch_cpu::Vaes256),
+    #[cfg(target_arch = "x86_64")]
+    AesNi(x86_aesni::Keys, arch_cpu::AesNi),
+    #[cfg(target_arch = "aarch64")]
+    ArmCe(aarch64_aes::Keys, arch_cpu::AesCe),
+    Soft(soft::Keys),
+}
+
+/// AES with a key of any of the three lengths, chosen at run time.
+///
+/// Prefer [`Aes128`], [`Aes192`] or [`Aes256`] when the length is known.
+#[derive(Clone)]
+pub struct Aes {
+    inner: Inner,
+    key_len: usize,
+}
+
+impl core::fmt::Debug for Aes {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Aes")
+            .field("key_bits", &(self.key_len * 8))
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Aes {
+    /// Sets up a 16-, 24- or 32-byte key with the fastest available backend.
+    pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+        Self::with_backend(key, Backend::best())
+    }
+
+    /// Sets up a key with an explicit backend (for tests and benchmarks); an error if the
+    /// backend is not available here.
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self, Error> {
+        if !matches!(key.len(), 16 | 24 | 32) {
+            return Err(Error::InvalidKeyLength { got: key.len() });
+        }
+        let inner = match backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes512 => {
+                let t = arch_cpu::Vaes512::get().ok_or(Error::BackendUnavailable)?;
+                Inner::Vaes512(x86_aesni::Keys::new(key, t.aesni()), t)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes => {
+                let t = arch_cpu::Vaes256::get().ok_or(Error::BackendUnavailable)?;
+                Inner::Vaes(x86_aesni::Keys::new(key, t.aesni()), t)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86AesNi => {
+                let t = arch_cpu::AesNi::get().ok_or(Error::BackendUnavailable)?;
+                Inner::AesNi(x86_aesni::Keys::new(key, t), t)
+            }
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Aes => {
+                let t = arch_cpu::AesCe::get().ok_or(Error::BackendUnavailable)?;
+                Inner::ArmCe(aarch64_aes::Keys::new(key, t), t)
+            }
+            Backend::Soft => Inner::Soft(soft::Keys::new(key)),
+            #[allow(unreachable_patterns)]
+            _ => return Err(Error::BackendUnavailable),
+        };
+        Ok(Aes {
+            inner,
+            key_len: key.len(),
+        })
+    }
+
+    /// The backend this key uses.
+    pub fn backend(&self) -> Backend {
+        match self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(..) => Backend::X86Vaes512,
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(..) => Backend::X86Vaes,
+            #[cfg(target_arch = "x86_64")]
+            Inner::AesNi(..) => Backend::X86AesNi,
+            #[cfg(target_arch = "aarch64")]
+            Inner::ArmCe(..) => Backend::Aarch64Aes,
+            Inner::Soft(_) => Backend::Soft,
+        }
+    }
+
+    /// Key length in bytes (16, 24 or 32).
+    pub fn key_len(&self) -> usize {
+        self.key_len
+    }
+
+    fn encrypt_inout(&self, io: InOut<'_>) {
+        match &self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(k, t) => x86_vaes512::encrypt(k, *t, io),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(k, t) => x86_vaes::encrypt(k, *t, io),
+            #[cfg(target_arch = "x86_64")]
+            Inner::AesNi(k, t) => x86_aesni::encrypt(k, *t, io),
+            #[cfg(target_arch = "aarch64")]
+            Inner::ArmCe(k, t) => aarch64_aes::encrypt(k, *t, io),
+            Inner::Soft(k) => k.encrypt(io),
+        }
+    }
+
+    fn decrypt_inout(&self, io: InOut<'_>) {
+        match &self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(k, t) => x86_vaes512::decrypt(k, *t, io),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(k, t) => x86_vaes::decrypt(k, *t, io),
+            #[cfg(target_arch = "x86_64")]
+            Inner::AesNi(k, t) => x86_aesni::decrypt(k, *t, io),
+            #[cfg(target_arch = "aarch64")]
+            Inner::ArmCe(k, t) => aarch64_aes::decrypt(k, *t, io),
+            Inner::Soft(k) => k.decrypt(io),
+        }
+    }
+
+    /// Encrypts one block in place.
+    #[inline]
+    pub fn encrypt_block(&self, block: &mut Block) {
+        self.encrypt_inout(InOut::in_place(block));
+    }
+
+    /// Decrypts one block in place.
+    #[inline]
+    pub fn decrypt_block(&self, block: &mut Block) {
+        self.decrypt_inout(InOut::in_place(block));
+    }
+
+    /// Encrypts whole blocks in place (ECB). Error if `data` is not whole blocks.
+    #[inline]
+    pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+        check_whole_blocks(data.len(), BLOCK_LEN)?;
+        self.encrypt_inout(InOut::in_place(data));
+        Ok(())
+    }
+
+    /// Decrypts whole blocks in place (ECB). Error if `data` is not whole blocks.
+    #[inline]
+    pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+        check_whole_blocks(data.len(), BLOCK_LEN)?;
+        self.decrypt_inout(InOut::in_place(data));
+        Ok(())
+    }
+
+    /// Encrypts whole blocks from `input` to `output` (equal lengths).
+    #[inline]
+    pub fn encrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        let io = InOut::new(input, output)?;
+        check_whole_blocks(io.len(), BLOCK_LEN)?;
+        self.encrypt_inout(io);
+        Ok(())
+    }
+
+    /// Decrypts whole blocks from `input` to `output` (equal lengths).
+    #[inline]
+    pub fn decrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        let io = InOut::new(input, output)?;
+        check_whole_blocks(io.len(), BLOCK_LEN)?;
+        self.decrypt_inout(io);
+        Ok(())
+    }
+}
+
+impl BlockCipher for Aes {
+    const BLOCK_LEN: usize = BLOCK_LEN;
+    fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+        Aes::encrypt_blocks(self, data)
+    }
+    fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+        Aes::decrypt_blocks(self, data)
+    }
+    fn encrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        Aes::encrypt_blocks_to(self, input, output)
+    }
+    fn decrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        Aes::decrypt_blocks_to(self, input, output)
+    }
+}
+
+macro_rules! sized_aes {
+    ($(#[$m:meta])* $name:ident, $len:expr) => {
+        $(#[$m])*
+        #[derive(Clone, Debug)]
+        pub struct $name(Aes);
+
+        impl $name {
+            /// Key length in bytes.
+            pub const KEY_LEN: usize = $len;
+
+            /// Sets up the key with the fastest available backend.
+            pub fn new(key: &[u8; $len]) -> Self {
+                $name(Aes::with_backend(key, Backend::best()).expect("best backend is available"))
+            }
+
+            /// Sets up a key given as a slice; [`Error::InvalidKeyLength`] unless it is
+            #[doc = concat!(stringify!($len), " bytes long.")]
+            pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+                if key.len() != $len {
+                    return Err(Error::InvalidKeyLength { got: key.len() });
+                }
+                Aes::new_from_slice(key).map($name)
+            }
+
+            /// Sets up the key with an explicit backend; an error if it is not available.
+            pub fn with_backend(key: &[u8; $len], backend: Backend) -> Result<Self, Error> {
+                Aes::with_backend(key, backend).map($name)
+            }
+
+            /// The backend this key uses.
+            pub fn backend(&self) -> Backend {
+                self.0.backend()
+            }
+
+            /// Encrypts one block in place.
+            #[inline]
+            pub fn encrypt_block(&self, block: &mut Block) {
+                self.0.encrypt_block(block)
+            }
+
+            /// Decrypts one block in place.
+            #[inline]
+            pub fn decrypt_block(&self, block: &mut Block) {
+                self.0.decrypt_block(block)
+            }
+
+            /// Encrypts whole blocks in place (ECB). Error if `data` is not whole blocks.
+            #[inline]
+            pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+                self.0.encrypt_blocks(data)
+            }
+
+            /// Decrypts whole blocks in place (ECB). Error if `data` is not whole blocks.
+            #[inline]
+            pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+                self.0.decrypt_blocks(data)
+            }
+
+            /// Encrypts whole blocks from `input` to `output` (equal lengths).
+            #[inline]
+            pub fn encrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+                self.0.encrypt_blocks_to(input, output)
+            }
+
+            /// Decrypts whole blocks from `input` to `output` (equal lengths).
+            #[inline]
+            pub fn decrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+                self.0.decrypt_blocks_to(input, output)
+            }
+        }
+
+        impl BlockCipher for $name {
+            const BLOCK_LEN: usize = BLOCK_LEN;
+            fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+                self.0.encrypt_blocks(data)
+            }
+            fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+                self.0.decrypt_blocks(data)
+            }
+            fn encrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+                self.0.encrypt_blocks_to(input, output)
+            }
+            fn decrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+                self.0.decrypt_blocks_to(input, output)
+            }
+        }
+    };
+}
+
+sized_aes!(
+    /// AES-128: 16-byte key, 10 rounds.
+    Aes128, 16
+);
+sized_aes!(
+    /// AES-192: 24-byte key, 12 rounds.
+    Aes192, 24
+);
+sized_aes!(
+    /// AES-256: 32-byte key, 14 rounds.
+    Aes256, 32
+);
+
+/// Number of rounds for a key of `key_len` bytes (16, 24 or 32).
+pub(crate) const fn rounds_for(key_len: usize) -> usize {
+    key_len / 4 + 6
+}
+
+/// FIPS 197 section 5.2 key expansion, shared by every backend; only `sub_word` (the S-box
+/// applied to the four bytes of a word) differs, so each backend supplies a constant-time
+/// one. Words are little-endian: byte 0 of the key is the low byte of `w[0]`, so RotWord is
+/// a right rotation by 8 and Rcon lands in the low byte.
+///
+/// Fills `round_keys[0..=rounds]` and returns `rounds`.
+pub(crate) fn expand_key(
+    key: &[u8],
+    mut sub_word: impl FnMut(u32) -> u32,
+    round_keys: &mut [Block; 15],
+) -> usize {
+    let nk = key.len() / 4;
+    let rounds = rounds_for(key.len());
+    let total = 4 * (rounds + 1);
+    let mut w = [0u32; 60];
+    for (i, c) in key.chunks_exact(4).enumerate() {
+        w[i] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    let mut rcon = 1u32;
+    for i in nk..total {
+        let mut t = w[i - 1];
+        if i % nk == 0 {
+            t = sub_word(t.rotate_right(8)) ^ rcon;
+            // xtime on a public value: the round constants are not secret.
+            rcon = (rcon << 1) ^ (((rcon >> 7) & 1) * 0x11b);
+        } else if nk > 6 && i % nk == 4 {
+            t = sub_word(t);
+        }
+        w[i] = w[i - nk] ^ t;
+    }
+    for (r, rk) in round_keys.iter_mut().enumerate().take(rounds + 1) {
+        for c in 0..4 {
+            rk[4 * c..4 * c + 4].copy_from_slice(&w[4 * r + c].to_le_bytes());
+        }
+    }
+    zeroize::Zeroize::zeroize(&mut w);
+    rounds
+}

@@ -1,0 +1,248 @@
+//! AES with AES-NI (Intel SDM Vol. 2A, AESENC/AESENCLAST/AESDEC/AESDECLAST/AESIMC).
+//!
+//! Eight blocks are kept in flight so that the `aesenc` latency (3-4 cycles) is covered by
+//! the throughput of one or two units. The wide backends (`x86_vaes`, `x86_vaes512`) reuse
+//! this file's key schedule and the lane-generic ECB loop [`ecb`], with their own register
+//! types.
+
+use core::arch::x86_64::*;
+
+use super::{expand_key, Block};
+use crate::cpu::x86::AesNi;
+use crate::inout::InOut;
+
+/// Round keys for encryption and for the equivalent inverse cipher (FIPS 197 5.3.5).
+#[derive(Clone)]
+pub(super) struct Keys {
+    pub(super) enc: [Block; 15],
+    pub(super) dec: [Block; 15],
+    pub(super) rounds: usize,
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.enc);
+        zeroize::Zeroize::zeroize(&mut self.dec);
+    }
+}
+
+impl Keys {
+    pub(super) fn new(key: &[u8], t: AesNi) -> Self {
+        let mut k = Keys {
+            enc: [[0; 16]; 15],
+            dec: [[0; 16]; 15],
+            rounds: 0,
+        };
+        // SAFETY: the token proves AES-NI.
+        unsafe { expand(key, &mut k, t) };
+        k
+    }
+}
+
+#[target_feature(enable = "aes")]
+fn sub_word(w: u32) -> u32 {
+    // With the word in all four columns, ShiftRows moves nothing that differs, so
+    // AESENCLAST with a zero round key is SubWord on every column.
+    _mm_cvtsi128_si32(_mm_aesenclast_si128(
+        _mm_set1_epi32(w as i32),
+        _mm_setzero_si128(),
+    )) as u32
+}
+
+#[target_feature(enable = "aes")]
+fn expand(key: &[u8], k: &mut Keys, _t: AesNi) {
+    // The closure inherits this function's `aes` feature, so the call is safe.
+    let nr = expand_key(key, |w| sub_word(w), &mut k.enc);
+    k.rounds = nr;
+    k.dec[0] = k.enc[nr];
+    k.dec[nr] = k.enc[0];
+    for i in 1..nr {
+        // SAFETY: `Block` is 16 readable/writable bytes; unaligned access is allowed.
+        unsafe {
+            let x = _mm_loadu_si128(k.enc[nr - i].as_ptr().cast());
+            _mm_storeu_si128(k.dec[i].as_mut_ptr().cast(), _mm_aesimc_si128(x));
+        }
+    }
+}
+
+/// A register type holding `BLOCKS` AES blocks, with the AES round instructions on it.
+///
+/// # Safety
+///
+/// Every method may only run where the instructions it uses are enabled: callers are
+/// `#[inline(always)]` generic code inlined into a `#[target_feature]` kernel of the
+/// backend that owns the type.
+pub(super) trait Lanes: Copy {
+    /// Blocks per register.
+    const BLOCKS: usize;
+    /// Loads `BLOCKS * 16` bytes from `p`.
+    unsafe fn load(p: *const u8) -> Self;
+    /// Stores `BLOCKS * 16` bytes to `p`.
+    unsafe fn store(self, p: *mut u8);
+    /// The round key `k` in every block position.
+    unsafe fn splat(k: &Block) -> Self;
+    /// XOR.
+    unsafe fn xor(self, o: Self) -> Self;
+    /// One encryption round.
+    unsafe fn enc(self, k: Self) -> Self;
+    /// The last encryption round.
+    unsafe fn enclast(self, k: Self) -> Self;
+    /// One round of the equivalent inverse cipher.
+    unsafe fn dec(self, k: Self) -> Self;
+    /// The last round of the equivalent inverse cipher.
+    unsafe fn declast(self, k: Self) -> Self;
+}
+
+impl Lanes for __m128i {
+    const BLOCKS: usize = 1;
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller guarantees 16 readable bytes.
+        unsafe { _mm_loadu_si128(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the caller guarantees 16 writable bytes.
+        unsafe { _mm_storeu_si128(p.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn splat(k: &Block) -> Self {
+        // SAFETY: `k` is 16 readable bytes.
+        unsafe { _mm_loadu_si128(k.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: SSE2 is the x86-64 baseline.
+        unsafe { _mm_xor_si128(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn enc(self, k: Self) -> Self {
+        // SAFETY: inlined only into kernels with `aes` enabled (trait contract).
+        unsafe { _mm_aesenc_si128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn enclast(self, k: Self) -> Self {
+        // SAFETY: as for `enc`.
+        unsafe { _mm_aesenclast_si128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn dec(self, k: Self) -> Self {
+        // SAFETY: as for `enc`.
+        unsafe { _mm_aesdec_si128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn declast(self, k: Self) -> Self {
+        // SAFETY: as for `enc`.
+        unsafe { _mm_aesdeclast_si128(self, k) }
+    }
+}
+
+/// ECB over `n` whole registers of `L` (`n * L::BLOCKS` blocks) starting at block `start`,
+/// `W` registers in flight. Returns the block index after the last one processed.
+///
+/// # Safety
+///
+/// The features `L` needs are enabled, and `io` holds at least
+/// `(start + (n / W) * W * L::BLOCKS) * 16` bytes.
+#[inline(always)]
+pub(super) unsafe fn ecb<L: Lanes, const W: usize, const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    io: &mut InOut<'_>,
+    start: usize,
+    nblocks: usize,
+) -> usize {
+    let rk = if DEC { &keys.dec } else { &keys.enc };
+    // SAFETY: features per the contract of this function.
+    let k: [L; 15] = core::array::from_fn(|i| unsafe { L::splat(&rk[i]) });
+    let step = W * L::BLOCKS;
+    let src = io.src_ptr();
+    let dst = io.dst_ptr();
+    let mut i = start;
+    while i + step <= start + nblocks {
+        // SAFETY: `i + step <= start + nblocks` blocks lie inside `io`, by the contract.
+        unsafe {
+            let mut b: [L; W] =
+                core::array::from_fn(|j| L::load(src.add((i + j * L::BLOCKS) * 16)).xor(k[0]));
+            for kr in &k[1..NR] {
+                for x in b.iter_mut() {
+                    *x = if DEC { x.dec(*kr) } else { x.enc(*kr) };
+                }
+            }
+            for (j, x) in b.iter().enumerate() {
+                let y = if DEC {
+                    x.declast(k[NR])
+                } else {
+                    x.enclast(k[NR])
+                };
+                y.store(dst.add((i + j * L::BLOCKS) * 16));
+            }
+        }
+        i += step;
+    }
+    i
+}
+
+/// Dispatches on the number of rounds to a kernel monomorphised for it.
+macro_rules! by_rounds {
+    ($keys:expr, $kernel:ident, $dec:expr, $($arg:expr),*) => {
+        match $keys.rounds {
+            10 => $kernel::<10, $dec>($($arg),*),
+            12 => $kernel::<12, $dec>($($arg),*),
+            _ => $kernel::<14, $dec>($($arg),*),
+        }
+    };
+}
+pub(super) use by_rounds;
+
+#[target_feature(enable = "aes")]
+fn kernel<const NR: usize, const DEC: bool>(keys: &Keys, mut io: InOut<'_>) {
+    let n = io.len() / 16;
+    // SAFETY: `aes` is enabled here; each call covers only blocks below `n`.
+    unsafe {
+        let i = ecb::<__m128i, 8, NR, DEC>(keys, &mut io, 0, n);
+        let i = ecb::<__m128i, 4, NR, DEC>(keys, &mut io, i, n - i);
+        let i = ecb::<__m128i, 2, NR, DEC>(keys, &mut io, i, n - i);
+        ecb::<__m128i, 1, NR, DEC>(keys, &mut io, i, n - i);
+    }
+}
+
+/// Encrypts the whole blocks of `io`.
+pub(super) fn encrypt(keys: &Keys, _t: AesNi, io: InOut<'_>) {
+    // SAFETY: the token proves AES-NI.
+    unsafe { by_rounds!(keys, kernel, false, keys, io) }
+}
+
+/// Decrypts the whole blocks of `io`.
+pub(super) fn decrypt(keys: &Keys, _t: AesNi, io: InOut<'_>) {
+    // SAFETY: the token proves AES-NI.
+    unsafe { by_rounds!(keys, kernel, true, keys, io) }
+}
+
+/// The tail that a wide backend leaves (fewer blocks than one of its registers), done with
+/// AES-NI. The caller's token implies AES-NI.
+#[inline(always)]
+pub(super) fn tail<const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    t: AesNi,
+    io: &mut InOut<'_>,
+    start: usize,
+) {
+    let n = io.len() / 16;
+    let _ = t;
+    // SAFETY: the token proves AES-NI; blocks `start..n` lie inside `io`.
+    unsafe { tail_kernel::<NR, DEC>(keys, io, start, n - start) }
+}
+
+#[target_feature(enable = "aes")]
+fn tail_kernel<const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    io: &mut InOut<'_>,
+    start: usize,
+    n: usize,
+) {
+    // SAFETY: `aes` is enabled here; the caller keeps blocks inside `io`.
+    unsafe {
+        let i = ecb::<__m128i, 2, NR, DEC>(keys, io, start, n);
+        ecb::<__m128i, 1, NR, DEC>(keys, io, i, start + n - i);
+    }
+}

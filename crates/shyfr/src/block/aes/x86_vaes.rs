@@ -1,0 +1,79 @@
+//! AES with VAES on 256-bit registers (two blocks per `vaesenc`), AVX2 around it.
+//!
+//! Sixteen blocks (eight YMM registers) are in flight: with two 256-bit AES units of
+//! latency 4 that fills the pipes, and the round keys are broadcast once per call.
+
+use core::arch::x86_64::*;
+
+use super::x86_aesni::{by_rounds, ecb, tail, Keys, Lanes};
+use super::Block;
+use crate::cpu::x86::Vaes256;
+use crate::inout::InOut;
+
+impl Lanes for __m256i {
+    const BLOCKS: usize = 2;
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller guarantees 32 readable bytes and AVX.
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the caller guarantees 32 writable bytes and AVX.
+        unsafe { _mm256_storeu_si256(p.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn splat(k: &Block) -> Self {
+        // SAFETY: `k` is 16 readable bytes; AVX2 per the trait contract.
+        unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(k.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_xor_si256(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn enc(self, k: Self) -> Self {
+        // SAFETY: VAES per the trait contract.
+        unsafe { _mm256_aesenc_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn enclast(self, k: Self) -> Self {
+        // SAFETY: VAES per the trait contract.
+        unsafe { _mm256_aesenclast_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn dec(self, k: Self) -> Self {
+        // SAFETY: VAES per the trait contract.
+        unsafe { _mm256_aesdec_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn declast(self, k: Self) -> Self {
+        // SAFETY: VAES per the trait contract.
+        unsafe { _mm256_aesdeclast_epi128(self, k) }
+    }
+}
+
+#[target_feature(enable = "aes,avx,avx2,vaes")]
+fn kernel<const NR: usize, const DEC: bool>(keys: &Keys, t: Vaes256, mut io: InOut<'_>) {
+    let n = io.len() / 16;
+    // SAFETY: VAES and AVX2 are enabled here; each call stays below block `n`.
+    let i = unsafe {
+        let i = ecb::<__m256i, 8, NR, DEC>(keys, &mut io, 0, n);
+        let i = ecb::<__m256i, 4, NR, DEC>(keys, &mut io, i, n - i);
+        ecb::<__m256i, 1, NR, DEC>(keys, &mut io, i, n - i)
+    };
+    tail::<NR, DEC>(keys, t.aesni(), &mut io, i);
+}
+
+/// Encrypts the whole blocks of `io`.
+pub(super) fn encrypt(keys: &Keys, t: Vaes256, io: InOut<'_>) {
+    // SAFETY: the token proves VAES, AVX and AVX2.
+    unsafe { by_rounds!(keys, kernel, false, keys, t, io) }
+}
+
+/// Decrypts the whole blocks of `io`.
+pub(super) fn decrypt(keys: &Keys, t: Vaes256, io: InOut<'_>) {
+    // SAFETY: the token proves VAES, AVX and AVX2.
+    unsafe { by_rounds!(keys, kernel, true, keys, t, io) }
+}

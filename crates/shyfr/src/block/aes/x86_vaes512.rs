@@ -1,0 +1,80 @@
+//! AES with VAES on 512-bit registers (four blocks per `vaesenc`) and AVX-512F.
+//!
+//! Thirty-two blocks (eight ZMM registers) are in flight; with 32 vector registers all
+//! fifteen round keys stay in registers next to the data.
+
+use core::arch::x86_64::*;
+
+use super::x86_aesni::{by_rounds, ecb, tail, Keys, Lanes};
+use super::Block;
+use crate::cpu::x86::Vaes512;
+use crate::inout::InOut;
+
+impl Lanes for __m512i {
+    const BLOCKS: usize = 4;
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller guarantees 64 readable bytes and AVX-512F.
+        unsafe { _mm512_loadu_si512(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the caller guarantees 64 writable bytes and AVX-512F.
+        unsafe { _mm512_storeu_si512(p.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn splat(k: &Block) -> Self {
+        // SAFETY: `k` is 16 readable bytes; AVX-512F per the trait contract.
+        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(k.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: AVX-512F per the trait contract.
+        unsafe { _mm512_xor_si512(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn enc(self, k: Self) -> Self {
+        // SAFETY: VAES and AVX-512F per the trait contract.
+        unsafe { _mm512_aesenc_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn enclast(self, k: Self) -> Self {
+        // SAFETY: as for `enc`.
+        unsafe { _mm512_aesenclast_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn dec(self, k: Self) -> Self {
+        // SAFETY: as for `enc`.
+        unsafe { _mm512_aesdec_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn declast(self, k: Self) -> Self {
+        // SAFETY: as for `enc`.
+        unsafe { _mm512_aesdeclast_epi128(self, k) }
+    }
+}
+
+#[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
+fn kernel<const NR: usize, const DEC: bool>(keys: &Keys, t: Vaes512, mut io: InOut<'_>) {
+    let n = io.len() / 16;
+    // SAFETY: VAES and AVX-512F are enabled here; each call stays below block `n`.
+    let i = unsafe {
+        let i = ecb::<__m512i, 8, NR, DEC>(keys, &mut io, 0, n);
+        let i = ecb::<__m512i, 4, NR, DEC>(keys, &mut io, i, n - i);
+        let i = ecb::<__m512i, 1, NR, DEC>(keys, &mut io, i, n - i);
+        ecb::<__m256i, 1, NR, DEC>(keys, &mut io, i, n - i)
+    };
+    tail::<NR, DEC>(keys, t.aesni(), &mut io, i);
+}
+
+/// Encrypts the whole blocks of `io`.
+pub(super) fn encrypt(keys: &Keys, t: Vaes512, io: InOut<'_>) {
+    // SAFETY: the token proves VAES and AVX-512F.
+    unsafe { by_rounds!(keys, kernel, false, keys, t, io) }
+}
+
+/// Decrypts the whole blocks of `io`.
+pub(super) fn decrypt(keys: &Keys, t: Vaes512, io: InOut<'_>) {
+    // SAFETY: the token proves VAES and AVX-512F.
+    unsafe { by_rounds!(keys, kernel, true, keys, t, io) }
+}

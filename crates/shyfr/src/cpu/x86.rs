@@ -1,0 +1,135 @@
+//! x86-64 feature detection and tokens.
+//!
+//! Bits from the Intel SDM, Vol. 2A, CPUID: leaf 1 (ECX, EDX) and leaf 7 sub-leaf 0 (EBX,
+//! ECX); OS support from XCR0 (SDM Vol. 1, 13.3 "Enabling the XSAVE feature set"): AVX
+//! needs XCR0 bits 1-2 (SSE, YMM), AVX-512 also bits 5-7 (opmask, ZMM_Hi256, Hi16_ZMM).
+
+use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv, CpuidResult};
+
+use super::{Feature, Features};
+
+#[allow(unused_unsafe)] // `__cpuid*` are safe functions on newer toolchains
+fn cpuid(leaf: u32, sub: u32) -> CpuidResult {
+    // SAFETY: CPUID exists on every x86-64 processor.
+    unsafe { __cpuid_count(leaf, sub) }
+}
+
+#[target_feature(enable = "xsave")]
+unsafe fn xcr0() -> u64 {
+    // SAFETY: the caller checked CPUID.1:ECX.OSXSAVE, so XGETBV does not fault.
+    unsafe { _xgetbv(0) }
+}
+
+pub(super) fn detect() -> Features {
+    let mut f = Features::NONE;
+    // SAFETY: CPUID exists on every x86-64 processor.
+    #[allow(unused_unsafe)]
+    let max_leaf = unsafe { __cpuid(0) }.eax;
+    let l1 = cpuid(1, 0);
+    let (ecx1, edx1) = (l1.ecx, l1.edx);
+    let bit = |r: u32, b: u32| r & (1 << b) != 0;
+
+    if bit(edx1, 26) {
+        f = f.with(Feature::Sse2);
+    }
+    if bit(ecx1, 9) {
+        f = f.with(Feature::Ssse3);
+    }
+    if bit(ecx1, 19) {
+        f = f.with(Feature::Sse41);
+    }
+    if bit(ecx1, 25) {
+        f = f.with(Feature::Aes);
+    }
+    if bit(ecx1, 1) {
+        f = f.with(Feature::Pclmulqdq);
+    }
+
+    // XCR0 may only be read when the OS has set CR4.OSXSAVE (CPUID.1:ECX bit 27).
+    let xcr0 = if bit(ecx1, 27) {
+        // SAFETY: OSXSAVE is set, so XGETBV is enabled (SDM Vol. 2C, XGETBV).
+        unsafe { xcr0() }
+    } else {
+        0
+    };
+    let os_avx = xcr0 & 0b110 == 0b110;
+    let os_avx512 = os_avx && xcr0 & 0b1110_0000 == 0b1110_0000;
+
+    if os_avx && bit(ecx1, 28) {
+        f = f.with(Feature::Avx);
+    }
+
+    if max_leaf >= 7 {
+        let l7 = cpuid(7, 0);
+        let (ebx7, ecx7) = (l7.ebx, l7.ecx);
+        if os_avx && bit(ebx7, 5) {
+            f = f.with(Feature::Avx2);
+        }
+        if bit(ebx7, 8) {
+            f = f.with(Feature::Bmi2);
+        }
+        if bit(ebx7, 19) {
+            f = f.with(Feature::Adx);
+        }
+        if bit(ebx7, 29) {
+            f = f.with(Feature::Sha);
+        }
+        if bit(ecx7, 8) {
+            f = f.with(Feature::Gfni);
+        }
+        // VAES and VPCLMULQDQ are VEX/EVEX encoded: usable only with YMM state saved.
+        if os_avx && bit(ecx7, 9) {
+            f = f.with(Feature::Vaes);
+        }
+        if os_avx && bit(ecx7, 10) {
+            f = f.with(Feature::Vpclmulqdq);
+        }
+        if os_avx512 {
+            if bit(ebx7, 16) {
+                f = f.with(Feature::Avx512f);
+            }
+            if bit(ebx7, 31) {
+                f = f.with(Feature::Avx512vl);
+            }
+            if bit(ebx7, 30) {
+                f = f.with(Feature::Avx512bw);
+            }
+            if bit(ecx7, 1) {
+                f = f.with(Feature::Avx512vbmi);
+            }
+        }
+    }
+    f
+}
+
+token!(
+    /// AES-NI (SSE2 is the x86-64 baseline).
+    AesNi: [Aes]
+);
+token!(
+    /// VAES on 256-bit registers (needs AVX and AVX2 for the surrounding code).
+    Vaes256: [Aes, Avx, Avx2, Vaes]
+);
+token!(
+    /// VAES on 512-bit registers with AVX-512F.
+    Vaes512: [Aes, Avx, Avx2, Vaes, Avx512f]
+);
+
+impl Vaes256 {
+    /// VAES implies AES-NI.
+    pub fn aesni(self) -> AesNi {
+        AesNi(())
+    }
+}
+
+impl Vaes512 {
+    /// VAES on 512-bit registers implies VAES on 256-bit registers.
+    pub fn vaes256(self) -> Vaes256 {
+        Vaes256(())
+    }
+
+    /// VAES implies AES-NI.
+    pub fn aesni(self) -> AesNi {
+        AesNi(())
+    }
+}

@@ -1,0 +1,51 @@
+//! # shyfr
+//!
+//! Cryptographic primitives that use the CPU's crypto instructions when it has them
+//! (AES-NI, VAES + AVX-512 on x86-64; the ARMv8 Crypto Extensions on aarch64), chosen at
+//! run time, and fall back to portable constant-time code everywhere else.
+//!
+//! | algorithm | backends, fastest first |
+//! |-----------|-------------------------|
+//! | AES-128/192/256 ([`aes`]) | `x86_vaes512`, `x86_vaes`, `x86_aesni`, `aarch64_aes`, `soft` |
+//!
+//! The choice is made when a key is set up and can be steered with the environment
+//! variable `SHYFR_CPU` (see [`cpu`]): `SHYFR_CPU=portable` runs only portable code,
+//! `SHYFR_CPU=-vaes,-avx512f` masks single features. [`cpu::registry`] lists every
+//! backend with whether it is available and selected.
+//!
+//! ## Features
+//!
+//! * `std` (default): run-time detection through the OS where needed, `SHYFR_CPU`,
+//!   `std::error::Error` impls. Without it the crate is `no_std` (+ `alloc` with `alloc`).
+//! * `hazmat`: [`hazmat`], the explicit-backend constructors gathered for tests, benchmarks
+//!   and fuzzing.
+//!
+//! ```
+//! use shyfr::Aes256;
+//! let key = [7u8; 32];
+//! let aes = Aes256::new(&key);
+//! let mut block = [0u8; 16];
+//! aes.encrypt_block(&mut block);
+//! assert_ne!(block, [0u8; 16]);
+//! assert!(Aes256::new_from_slice(&key[..31]).is_err());
+//! ```
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod block;
+pub mod cpu;
+pub mod ct;
+mod error;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
+mod inout;
+
+pub use block::aes;
+pub use block::aes::{Aes, Aes128, Aes192, Aes256};
+pub use block::BlockCipher;
+pub use error::Error;
