@@ -401,6 +401,7 @@ pub(crate) fn enabled_all(fs: &[Feature]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::format;
 
     fn all_here() -> Features {
         Feature::this_arch().fold(Features::NONE, Features::with)

@@ -5,7 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use super::x86_aesni::{by_rounds, ecb, tail, Keys, Lanes};
+use super::x86_aesni::{by_rounds, ecb, round, tail, Keys, Lanes};
 use super::Block;
 use crate::cpu::x86::Vaes512;
 use crate::inout::InOut;
@@ -32,25 +32,25 @@ impl Lanes for __m512i {
         // SAFETY: AVX-512F per the trait contract.
         unsafe { _mm512_xor_si512(self, o) }
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes")]
     unsafe fn enc(self, k: Self) -> Self {
-        // SAFETY: VAES and AVX-512F per the trait contract.
-        unsafe { _mm512_aesenc_epi128(self, k) }
+        round!("vaesenc {x}, {x}, {k}", zmm_reg, self, k)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes")]
     unsafe fn enclast(self, k: Self) -> Self {
-        // SAFETY: as for `enc`.
-        unsafe { _mm512_aesenclast_epi128(self, k) }
+        round!("vaesenclast {x}, {x}, {k}", zmm_reg, self, k)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes")]
     unsafe fn dec(self, k: Self) -> Self {
-        // SAFETY: as for `enc`.
-        unsafe { _mm512_aesdec_epi128(self, k) }
+        round!("vaesdec {x}, {x}, {k}", zmm_reg, self, k)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes")]
     unsafe fn declast(self, k: Self) -> Self {
-        // SAFETY: as for `enc`.
-        unsafe { _mm512_aesdeclast_epi128(self, k) }
+        round!("vaesdeclast {x}, {x}, {k}", zmm_reg, self, k)
     }
 }
 

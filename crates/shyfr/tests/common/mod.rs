@@ -1,0 +1,96 @@
+//! Shared test helpers: a reader for NIST CAVP `.rsp` files and the backend loop.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Path of a file under the repository's `testdata/`.
+pub fn testdata(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata")
+        .join(rel)
+}
+
+/// One record of a `.rsp` file: its section (e.g. `ENCRYPT`), its line number and fields.
+#[derive(Debug)]
+pub struct Record {
+    pub section: String,
+    pub line: usize,
+    pub fields: BTreeMap<String, String>,
+}
+
+impl Record {
+    /// Hex-decodes a field; panics naming the record when it is missing.
+    pub fn hex(&self, name: &str) -> Vec<u8> {
+        let v = self
+            .fields
+            .get(name)
+            .unwrap_or_else(|| panic!("record at line {} has no {name}", self.line));
+        hex::decode(v).unwrap_or_else(|e| panic!("line {}: bad hex in {name}: {e}", self.line))
+    }
+}
+
+/// Parses a CAVP response file into records (blank-line separated `KEY = value` groups).
+pub fn read_rsp(rel: &str) -> Vec<Record> {
+    let path = testdata(rel);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut out = Vec::new();
+    let mut section = String::new();
+    let mut cur: Option<Record> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.starts_with('#') {
+            continue;
+        }
+        if line.is_empty() {
+            out.extend(cur.take());
+            continue;
+        }
+        if line.starts_with('[') && line.ends_with(']') {
+            out.extend(cur.take());
+            section = line[1..line.len() - 1].to_string();
+            continue;
+        }
+        if let Some((k, v)) = line.split_once('=') {
+            let rec = cur.get_or_insert_with(|| Record {
+                section: section.clone(),
+                line: i + 1,
+                fields: BTreeMap::new(),
+            });
+            rec.fields
+                .insert(k.trim().to_string(), v.trim().to_string());
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+/// Records that `backend` of `algorithm` was exercised, in the file named by the
+/// environment variable `SHYFR_EXERCISED` (CI checks that every backend the CPU supports
+/// shows up there).
+pub fn note_exercised(algorithm: &str, backend: &str) {
+    if let Ok(path) = std::env::var("SHYFR_EXERCISED") {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("open SHYFR_EXERCISED file");
+        writeln!(f, "{algorithm} {backend}").unwrap();
+    }
+}
+
+/// Every AES backend this CPU can run now, each noted as exercised.
+pub fn aes_backends() -> Vec<shyfr::aes::Backend> {
+    let v: Vec<_> = shyfr::aes::Backend::ALL
+        .iter()
+        .copied()
+        .filter(|b| b.is_available())
+        .collect();
+    assert!(v.contains(&shyfr::aes::Backend::Soft));
+    for b in &v {
+        note_exercised("aes", b.name());
+    }
+    v
+}
