@@ -5,7 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use super::x86_aesni::{by_rounds, ecb, round, tail, Keys, Lanes};
+use super::x86_aesni::{by_rounds, ecb, ecb_tail, round, splat_keys, Keys, Lanes};
 use super::Block;
 use crate::cpu::x86::Vaes512;
 use crate::inout::InOut;
@@ -55,26 +55,26 @@ impl Lanes for __m512i {
 }
 
 #[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
-fn kernel<const NR: usize, const DEC: bool>(keys: &Keys, t: Vaes512, mut io: InOut<'_>) {
+fn kernel<const NR: usize, const DEC: bool>(keys: &Keys, mut io: InOut<'_>) {
     let n = io.len() / 16;
-    // SAFETY: VAES and AVX-512F are enabled here; each call stays below block `n`.
-    let i = unsafe {
-        let i = ecb::<__m512i, 8, NR, DEC>(keys, &mut io, 0, n);
-        let i = ecb::<__m512i, 4, NR, DEC>(keys, &mut io, i, n - i);
-        let i = ecb::<__m512i, 1, NR, DEC>(keys, &mut io, i, n - i);
-        ecb::<__m256i, 1, NR, DEC>(keys, &mut io, i, n - i)
-    };
-    tail::<NR, DEC>(keys, t.aesni(), &mut io, i);
+    // SAFETY: VAES and AVX-512F are enabled here; every call stays below block `n`.
+    unsafe {
+        let k = splat_keys::<__m512i, NR, DEC>(keys);
+        let i = ecb::<__m512i, 8, NR, DEC>(&k, &mut io, 0, n);
+        let i = ecb::<__m512i, 4, NR, DEC>(&k, &mut io, i, n);
+        let i = ecb::<__m512i, 1, NR, DEC>(&k, &mut io, i, n);
+        ecb_tail::<NR, DEC>(keys, &mut io, i);
+    }
 }
 
 /// Encrypts the whole blocks of `io`.
-pub(super) fn encrypt(keys: &Keys, t: Vaes512, io: InOut<'_>) {
+pub(super) fn encrypt(keys: &Keys, _t: Vaes512, io: InOut<'_>) {
     // SAFETY: the token proves VAES and AVX-512F.
-    unsafe { by_rounds!(keys, kernel, false, keys, t, io) }
+    unsafe { by_rounds!(keys, kernel, false, keys, io) }
 }
 
 /// Decrypts the whole blocks of `io`.
-pub(super) fn decrypt(keys: &Keys, t: Vaes512, io: InOut<'_>) {
+pub(super) fn decrypt(keys: &Keys, _t: Vaes512, io: InOut<'_>) {
     // SAFETY: the token proves VAES and AVX-512F.
-    unsafe { by_rounds!(keys, kernel, true, keys, t, io) }
+    unsafe { by_rounds!(keys, kernel, true, keys, io) }
 }
