@@ -11,7 +11,7 @@ pub fn barrier_u64(x: u64) -> u64 {
 #[inline(always)]
 pub fn mask_nonzero_u64(x: u64) -> u64 {
     let x = barrier_u64(x);
-    (((x | x.wrapping_neg()) >> 63) as u64).wrapping_neg()
+    ((x | x.wrapping_neg()) >> 63).wrapping_neg()
 }
 
 /// Compares two byte strings in time that depends only on their lengths.

@@ -25,7 +25,7 @@ pub trait BlockCipher {
 /// `Ok` when `len` is a whole number of `block`-byte blocks.
 #[inline]
 pub(crate) fn check_whole_blocks(len: usize, block: usize) -> Result<(), Error> {
-    if len % block == 0 {
+    if len.is_multiple_of(block) {
         Ok(())
     } else {
         Err(Error::NotWholeBlocks { len, block })

@@ -138,7 +138,11 @@ impl Backend {
 }
 
 /// The key schedule of the chosen backend. Each backend's key type zeroes itself on drop.
+///
+/// The bitsliced `soft` schedule is several times larger than the hardware ones; it stays
+/// inline rather than boxed so that the crate needs no allocator (`no_std` without `alloc`).
 #[derive(Clone)]
+#[allow(clippy::large_enum_variant)]
 enum Inner {
     #[cfg(target_arch = "x86_64")]
     Vaes512(x86_aesni::Keys, arch_cpu::Vaes512),
