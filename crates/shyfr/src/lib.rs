@@ -49,3 +49,8 @@ pub use block::aes;
 pub use block::aes::{Aes, Aes128, Aes192, Aes256};
 pub use block::BlockCipher;
 pub use error::Error;
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
