@@ -113,8 +113,8 @@ fn kernel<const NR: usize, const DEC: bool>(keys: &Keys, mut io: InOut<'_>) {
     ecb::<1, NR, DEC>(&k, &mut io, i, n);
 }
 
-fn run<const DEC: bool>(keys: &Keys, io: InOut<'_>) {
-    // SAFETY (each arm): the caller holds an `AesCe` token.
+fn run<const DEC: bool>(keys: &Keys, _t: AesCe, io: InOut<'_>) {
+    // SAFETY: the `AesCe` token proves the AES instructions.
     unsafe {
         match keys.rounds {
             10 => kernel::<10, DEC>(keys, io),
@@ -125,11 +125,11 @@ fn run<const DEC: bool>(keys: &Keys, io: InOut<'_>) {
 }
 
 /// Encrypts the whole blocks of `io`.
-pub(super) fn encrypt(keys: &Keys, _t: AesCe, io: InOut<'_>) {
-    run::<false>(keys, io)
+pub(super) fn encrypt(keys: &Keys, t: AesCe, io: InOut<'_>) {
+    run::<false>(keys, t, io)
 }
 
 /// Decrypts the whole blocks of `io`.
-pub(super) fn decrypt(keys: &Keys, _t: AesCe, io: InOut<'_>) {
-    run::<true>(keys, io)
+pub(super) fn decrypt(keys: &Keys, t: AesCe, io: InOut<'_>) {
+    run::<true>(keys, t, io)
 }
