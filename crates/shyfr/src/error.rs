@@ -31,6 +31,35 @@ pub enum Error {
     /// An explicit backend was asked for that this CPU (or the `SHYFR_CPU` override) does
     /// not allow.
     BackendUnavailable,
+    /// An IV, nonce or tweak has a length the mode does not accept.
+    InvalidNonceLength {
+        /// Length that was given, in bytes.
+        got: usize,
+    },
+    /// A tag length the algorithm does not accept (or that the caller did not allow).
+    InvalidTagLength {
+        /// Length that was given, in bytes.
+        got: usize,
+    },
+    /// A parameter outside what the standard allows; `what` names it (never a secret).
+    InvalidParameter {
+        /// Which parameter, e.g. `"pbkdf2 iterations"`.
+        what: &'static str,
+    },
+    /// Input (or requested output) longer than the algorithm allows.
+    TooLong {
+        /// Which length, e.g. `"hkdf output"`.
+        what: &'static str,
+    },
+    /// Input shorter than the algorithm needs.
+    TooShort {
+        /// Which length, e.g. `"xts data unit"`.
+        what: &'static str,
+    },
+    /// Tag, MAC or key-wrap integrity check failed. Says nothing about why.
+    AuthenticationFailed,
+    /// Padding check failed. One error for every bad padding.
+    BadPadding,
 }
 
 impl fmt::Display for Error {
@@ -53,6 +82,15 @@ impl fmt::Display for Error {
                     "backend not available on this CPU or disabled by SHYFR_CPU"
                 )
             }
+            Error::InvalidNonceLength { got } => {
+                write!(f, "invalid IV/nonce/tweak length: {got} bytes")
+            }
+            Error::InvalidTagLength { got } => write!(f, "invalid tag length: {got} bytes"),
+            Error::InvalidParameter { what } => write!(f, "invalid parameter: {what}"),
+            Error::TooLong { what } => write!(f, "too long: {what}"),
+            Error::TooShort { what } => write!(f, "too short: {what}"),
+            Error::AuthenticationFailed => write!(f, "authentication failed"),
+            Error::BadPadding => write!(f, "bad padding"),
         }
     }
 }

@@ -37,13 +37,19 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod aead;
 pub mod block;
 pub mod cpu;
 pub mod ct;
 mod error;
+pub mod hash;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 mod inout;
+pub mod kdf;
+pub mod mac;
+pub mod mode;
+pub mod pad;
 
 pub use block::aes;
 pub use block::aes::{Aes, Aes128, Aes192, Aes256};

@@ -48,3 +48,23 @@ token!(
     /// ARMv8 Crypto Extensions: the AES instructions (with NEON).
     AesCe: [Neon, Aes]
 );
+token!(
+    /// NEON (Advanced SIMD).
+    Neon: [Neon]
+);
+token!(
+    /// 64-bit polynomial multiply (`PMULL`), with NEON.
+    Pmull: [Neon, Pmull]
+);
+token!(
+    /// SHA-1 and SHA-256 instructions, with NEON.
+    Sha2Ce: [Neon, Sha2]
+);
+token!(
+    /// SHA-512 instructions, with NEON.
+    Sha512Ce: [Neon, Sha512]
+);
+token!(
+    /// SHA-3 instructions (`EOR3`, `RAX1`, `XAR`, `BCAX`), with NEON.
+    Sha3Ce: [Neon, Sha3]
+);

@@ -107,6 +107,34 @@ token!(
     AesNi: [Aes]
 );
 token!(
+    /// SSSE3 (`pshufb`).
+    Ssse3: [Ssse3]
+);
+token!(
+    /// AVX2 (with the OS saving YMM state).
+    Avx2: [Avx, Avx2]
+);
+token!(
+    /// AVX-512 F + VL + BW (with the OS saving ZMM state).
+    Avx512: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw]
+);
+token!(
+    /// SHA extensions (SHA-1, SHA-256) with the SSE4.1/SSSE3 they are used with.
+    ShaNi: [Ssse3, Sse41, Sha]
+);
+token!(
+    /// Carry-less multiplication on 128-bit registers (with SSSE3 for byte shuffles).
+    Pclmul: [Ssse3, Pclmulqdq]
+);
+token!(
+    /// Vector carry-less multiplication on 256-bit registers.
+    Vpclmul256: [Ssse3, Pclmulqdq, Avx, Avx2, Vpclmulqdq]
+);
+token!(
+    /// Vector carry-less multiplication on 512-bit registers.
+    Vpclmul512: [Ssse3, Pclmulqdq, Avx, Avx2, Vpclmulqdq, Avx512f, Avx512vl, Avx512bw]
+);
+token!(
     /// VAES on 256-bit registers (needs AVX and AVX2 for the surrounding code).
     Vaes256: [Aes, Avx, Avx2, Vaes]
 );

@@ -1,0 +1,55 @@
+//! Hash functions: SHA-1, SHA-2, SHA-3 / SHAKE / cSHAKE.
+//!
+//! Every fixed-length hash implements [`Hash`]; HMAC, HKDF and PBKDF2 are generic over it.
+//! Extendable-output functions implement [`Xof`].
+
+pub mod sha1;
+pub mod sha2;
+pub mod sha3;
+
+/// A hash function with streaming input: `new`, any number of `update`s, `finalize`.
+///
+/// States are `Clone`, so a common prefix can be hashed once and forked.
+pub trait Hash: Clone {
+    /// Name in `shyfr hash` and `shyfr speed`, e.g. `"sha256"`.
+    const NAME: &'static str;
+    /// Digest length in bytes.
+    const OUTPUT_LEN: usize;
+    /// Input block length in bytes (HMAC's `B`).
+    const BLOCK_LEN: usize;
+    /// The digest, `[u8; OUTPUT_LEN]`.
+    type Output: AsRef<[u8]> + AsMut<[u8]> + Copy + core::fmt::Debug + PartialEq + Eq;
+
+    /// A fresh state, on the fastest backend available.
+    fn new() -> Self;
+    /// Absorbs `data`.
+    fn update(&mut self, data: &[u8]);
+    /// Finishes and returns the digest.
+    fn finalize(self) -> Self::Output;
+
+    /// Returns to the fresh state (keeping the backend).
+    fn reset(&mut self);
+
+    /// One-shot digest of `data`.
+    fn digest(data: &[u8]) -> Self::Output {
+        let mut h = Self::new();
+        h.update(data);
+        h.finalize()
+    }
+}
+
+/// An extendable-output function (SHAKE, cSHAKE, KMACXOF): absorb, then squeeze any length.
+pub trait Xof: Clone {
+    /// The squeezing side, returned by [`finalize_xof`](Self::finalize_xof).
+    type Reader: XofReader;
+    /// Absorbs `data`.
+    fn update(&mut self, data: &[u8]);
+    /// Ends absorbing; output is then read from the reader.
+    fn finalize_xof(self) -> Self::Reader;
+}
+
+/// Reads the output of an [`Xof`]; successive reads continue the same output stream.
+pub trait XofReader {
+    /// Fills `out` with the next `out.len()` bytes of output.
+    fn read(&mut self, out: &mut [u8]);
+}
