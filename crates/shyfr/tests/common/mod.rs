@@ -77,7 +77,10 @@ pub fn note_exercised(algorithm: &str, backend: &str) {
             .append(true)
             .open(path)
             .expect("open SHYFR_EXERCISED file");
-        writeln!(f, "{algorithm} {backend}").unwrap();
+        // One write per line: appends of a single write(2) do not interleave between the
+        // test threads, while `writeln!` may split a line into several writes.
+        f.write_all(format!("{algorithm} {backend}\n").as_bytes())
+            .unwrap();
     }
 }
 
