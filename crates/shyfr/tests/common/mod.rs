@@ -97,3 +97,38 @@ pub fn aes_backends() -> Vec<shyfr::aes::Backend> {
     }
     v
 }
+
+/// A Wycheproof test file from `testdata/wycheproof/`, parsed.
+pub fn wycheproof(file: &str) -> serde_json::Value {
+    let path = testdata(&format!("wycheproof/{file}"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every test of a Wycheproof file with its group: `(group, test)` pairs.
+pub fn wycheproof_tests(file: &str) -> Vec<(serde_json::Value, serde_json::Value)> {
+    let v = wycheproof(file);
+    let mut out = Vec::new();
+    for g in v["testGroups"].as_array().expect("testGroups") {
+        for t in g["tests"].as_array().expect("tests") {
+            out.push((g.clone(), t.clone()));
+        }
+    }
+    assert_eq!(
+        out.len() as u64,
+        v["numberOfTests"].as_u64().expect("numberOfTests"),
+        "{file}: test count"
+    );
+    out
+}
+
+/// Hex-decodes a string field of a Wycheproof test.
+pub fn wy_hex(t: &serde_json::Value, field: &str) -> Vec<u8> {
+    hex::decode(
+        t[field]
+            .as_str()
+            .unwrap_or_else(|| panic!("no field {field}")),
+    )
+    .unwrap_or_else(|e| panic!("bad hex in {field}: {e}"))
+}
