@@ -12,6 +12,7 @@
 mod algorithms;
 mod clock;
 mod cpu_report;
+mod hash_cmd;
 mod speed;
 mod table;
 
@@ -48,6 +49,10 @@ enum Command {
     Cpu(cpu_report::CpuArgs),
     /// Measure throughput (MB/s) and cycles per byte, like `openssl speed`.
     Speed(speed::SpeedArgs),
+    /// Print or check checksums (output compatible with sha256sum and friends).
+    Hash(hash_cmd::HashArgs),
+    /// Print HMAC or KMAC tags of files.
+    Mac(hash_cmd::MacArgs),
 }
 
 /// The CPU override in effect, and where it came from.
@@ -120,6 +125,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
     let text = match &cli.command {
         Command::Cpu(args) => cpu_report::run(args, ov.as_ref())?,
         Command::Speed(args) => speed::run(args, ov.as_ref())?,
+        Command::Hash(args) => return hash_cmd::run_hash(args),
+        Command::Mac(args) => return hash_cmd::run_mac(args),
     };
     emit(&text)
 }
