@@ -49,7 +49,7 @@ macro_rules! token {
 
 #[cfg(target_arch = "aarch64")]
 pub mod aarch64;
-mod registry;
+pub(crate) mod registry;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 

@@ -19,14 +19,34 @@ pub struct BackendStatus {
     pub selected: bool,
 }
 
+/// The rows of one algorithm family: every backend in `all` (fastest first), marking
+/// `selected`. Each family's `registry_rows` is one call of this.
+pub(crate) fn rows<B: Copy + PartialEq + 'static>(
+    algorithm: &'static str,
+    all: &'static [B],
+    selected: B,
+    name: fn(B) -> &'static str,
+    needs: fn(B) -> &'static [super::Feature],
+    available: fn(B) -> bool,
+) -> impl Iterator<Item = BackendStatus> {
+    all.iter().map(move |&b| BackendStatus {
+        algorithm,
+        backend: name(b),
+        needs: needs(b),
+        available: available(b),
+        selected: b == selected,
+    })
+}
+
 /// Every backend compiled into this build, grouped by algorithm, fastest first.
 pub fn registry() -> impl Iterator<Item = BackendStatus> {
-    let aes_selected = aes::Backend::best();
-    aes::Backend::ALL.iter().map(move |&b| BackendStatus {
-        algorithm: "aes",
-        backend: b.name(),
-        needs: b.needs(),
-        available: b.is_available(),
-        selected: b == aes_selected,
-    })
+    rows(
+        "aes",
+        aes::Backend::ALL,
+        aes::Backend::best(),
+        aes::Backend::name,
+        aes::Backend::needs,
+        aes::Backend::is_available,
+    )
+    .chain(crate::hash::sha3::registry_rows())
 }

@@ -1,0 +1,407 @@
+//! Keccak-f\[1600\] (FIPS 202, section 3): the constants, the backend chosen once when a
+//! state is created, and the byte-oriented sponge (absorb, pad, squeeze) every SHA-3
+//! function is built on.
+//!
+//! # State layout
+//!
+//! The state is 25 lanes of 64 bits, `lanes[x + 5 * y]` for the lane at column `x` and row
+//! `y` (FIPS 202, 3.1.2). Bytes map to lanes little-endian: byte `i` of the state string is
+//! bits `8 * (i % 8) ..` of lane `i / 8` (FIPS 202, B.1). Every backend keeps this layout at
+//! its interface, so a state can be handed from one backend to another.
+//!
+//! # Constants
+//!
+//! The round constants and rotation offsets are computed at compile time from their
+//! definitions in FIPS 202 (Algorithm 5 `rc(t)` for iota, 3.2.2 for rho) rather than typed
+//! in, so there is no table to mistype; the unit tests compare them with the printed tables.
+
+use super::Backend;
+use crate::Error;
+
+#[cfg(target_arch = "aarch64")]
+use super::aarch64_sha3;
+use super::soft;
+#[cfg(target_arch = "aarch64")]
+use crate::cpu::aarch64::Sha3Ce;
+
+/// Number of rounds of Keccak-f\[1600\] (`12 + 2 * l` with `l = 6`).
+pub(crate) const ROUNDS: usize = 24;
+
+/// The state width in bytes (1600 bits).
+pub(crate) const STATE_BYTES: usize = 200;
+
+/// The round constants `RC[i]` of iota (FIPS 202, 3.2.5): bit `2^j - 1` of `RC[i]` is
+/// `rc(j + 7 i)`, with `rc` the output of the LFSR `x^8 + x^6 + x^5 + x^4 + 1` (Algorithm 5).
+pub(crate) const RC: [u64; ROUNDS] = round_constants();
+
+/// The rotation offsets of rho (FIPS 202, 3.2.2), by lane index `x + 5 y`.
+pub(crate) const RHO: [u32; 25] = rho_offsets();
+
+const fn round_constants() -> [u64; ROUNDS] {
+    let mut out = [0u64; ROUNDS];
+    // The LFSR register R of Algorithm 5, with R[0] as the least significant bit; one step
+    // shifts towards R[7] and feeds R[8] back into R[0], R[4], R[5], R[6].
+    let mut r: u8 = 1;
+    let mut i = 0;
+    while i < ROUNDS {
+        let mut c = 0u64;
+        let mut j = 0;
+        while j < 7 {
+            // rc(j + 7 i) is the current R[0].
+            if r & 1 != 0 {
+                c |= 1u64 << ((1u32 << j) - 1);
+            }
+            r = if r & 0x80 != 0 {
+                (r << 1) ^ 0x71
+            } else {
+                r << 1
+            };
+            j += 1;
+        }
+        out[i] = c;
+        i += 1;
+    }
+    out
+}
+
+const fn rho_offsets() -> [u32; 25] {
+    let mut out = [0u32; 25];
+    let (mut x, mut y) = (1usize, 0usize);
+    let mut t = 0;
+    while t < 24 {
+        out[x + 5 * y] = (((t + 1) * (t + 2) / 2) % 64) as u32;
+        let nx = y;
+        let ny = (2 * x + 3 * y) % 5;
+        x = nx;
+        y = ny;
+        t += 1;
+    }
+    out
+}
+
+/// The permutation code chosen for a state: a backend with the token that proves its CPU
+/// features. Copying it is free; it holds no data.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Kernel {
+    #[cfg(target_arch = "aarch64")]
+    Sha3Ce(Sha3Ce),
+    Soft,
+}
+
+impl Kernel {
+    /// The kernel of `backend`, or [`Error::BackendUnavailable`] if this CPU (after the
+    /// `SHYFR_CPU` override) cannot run it.
+    pub(crate) fn new(backend: Backend) -> Result<Kernel, Error> {
+        match backend {
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha3 => Sha3Ce::get()
+                .map(Kernel::Sha3Ce)
+                .ok_or(Error::BackendUnavailable),
+            Backend::Soft => Ok(Kernel::Soft),
+            #[allow(unreachable_patterns)]
+            _ => Err(Error::BackendUnavailable),
+        }
+    }
+
+    /// The fastest kernel available now.
+    pub(crate) fn best() -> Kernel {
+        Kernel::new(Backend::best()).unwrap_or(Kernel::Soft)
+    }
+
+    pub(crate) fn backend(self) -> Backend {
+        match self {
+            #[cfg(target_arch = "aarch64")]
+            Kernel::Sha3Ce(_) => Backend::Aarch64Sha3,
+            Kernel::Soft => Backend::Soft,
+        }
+    }
+
+    /// One application of Keccak-f\[1600\].
+    #[inline]
+    pub(crate) fn permute(self, lanes: &mut [u64; 25]) {
+        match self {
+            #[cfg(target_arch = "aarch64")]
+            Kernel::Sha3Ce(t) => aarch64_sha3::permute(lanes, t),
+            Kernel::Soft => soft::permute(lanes),
+        }
+    }
+
+    /// For each `rate`-byte block of `blocks`: XOR it into the first `rate` bytes of the
+    /// state, then permute. `rate` is a multiple of 8 below 200 and `blocks` a whole number
+    /// of blocks (the sponge guarantees both).
+    #[inline]
+    pub(crate) fn absorb(self, lanes: &mut [u64; 25], blocks: &[u8], rate: usize) {
+        debug_assert!(rate.is_multiple_of(8) && rate > 0 && rate < STATE_BYTES);
+        debug_assert!(blocks.len().is_multiple_of(rate));
+        match self {
+            #[cfg(target_arch = "aarch64")]
+            Kernel::Sha3Ce(t) => aarch64_sha3::absorb(lanes, blocks, rate, t),
+            Kernel::Soft => soft::absorb(lanes, blocks, rate),
+        }
+    }
+}
+
+/// XORs `data` into the state bytes starting at byte `pos` (`pos + data.len() <= 200`).
+fn xor_bytes(lanes: &mut [u64; 25], pos: usize, data: &[u8]) {
+    let mut pos = pos;
+    let mut data = data;
+    // Leading bytes up to a lane boundary.
+    while !pos.is_multiple_of(8) && !data.is_empty() {
+        lanes[pos / 8] ^= u64::from(data[0]) << (8 * (pos % 8));
+        pos += 1;
+        data = &data[1..];
+    }
+    // Whole lanes.
+    let mut chunks = data.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        lanes[pos / 8] ^= u64::from_le_bytes(w);
+        pos += 8;
+    }
+    // Trailing bytes.
+    for &b in chunks.remainder() {
+        lanes[pos / 8] ^= u64::from(b) << (8 * (pos % 8));
+        pos += 1;
+    }
+}
+
+/// Copies state bytes `pos .. pos + out.len()` into `out` (`pos + out.len() <= 200`).
+fn copy_bytes(lanes: &[u64; 25], pos: usize, out: &mut [u8]) {
+    let mut pos = pos;
+    let mut out = out;
+    while !pos.is_multiple_of(8) && !out.is_empty() {
+        out[0] = (lanes[pos / 8] >> (8 * (pos % 8))) as u8;
+        pos += 1;
+        out = &mut out[1..];
+    }
+    let mut chunks = out.chunks_exact_mut(8);
+    for c in &mut chunks {
+        c.copy_from_slice(&lanes[pos / 8].to_le_bytes());
+        pos += 8;
+    }
+    for b in chunks.into_remainder() {
+        *b = (lanes[pos / 8] >> (8 * (pos % 8))) as u8;
+        pos += 1;
+    }
+}
+
+/// The sponge construction (FIPS 202, section 4) over Keccak-f\[1600\] with byte-aligned
+/// input, for one rate and one domain-separation suffix.
+///
+/// `domain` holds the suffix bits of the function (`01` for SHA-3, `1111` for SHAKE, `00`
+/// for cSHAKE) followed by the first bit of `pad10*1`, packed as FIPS 202 B.2 does: `0x06`,
+/// `0x1f`, `0x04`. The state is zeroed on drop: KMAC keeps key material in it.
+#[derive(Clone)]
+pub(crate) struct Sponge {
+    lanes: [u64; 25],
+    kernel: Kernel,
+    /// Rate in bytes.
+    rate: usize,
+    /// Bytes absorbed into (or squeezed from) the current block.
+    pos: usize,
+    domain: u8,
+    squeezing: bool,
+}
+
+impl Drop for Sponge {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.lanes);
+    }
+}
+
+impl Sponge {
+    pub(crate) fn new(kernel: Kernel, rate: usize, domain: u8) -> Sponge {
+        debug_assert!(rate.is_multiple_of(8) && rate > 0 && rate < STATE_BYTES);
+        Sponge {
+            lanes: [0; 25],
+            kernel,
+            rate,
+            pos: 0,
+            domain,
+            squeezing: false,
+        }
+    }
+
+    pub(crate) fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// Back to the empty state, keeping kernel, rate and domain.
+    pub(crate) fn reset(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.lanes);
+        self.pos = 0;
+        self.squeezing = false;
+    }
+
+    /// Absorbs `data`. Must not be called after [`finish`](Self::finish).
+    pub(crate) fn absorb(&mut self, data: &[u8]) {
+        debug_assert!(!self.squeezing);
+        let mut data = data;
+        if self.pos > 0 {
+            let n = (self.rate - self.pos).min(data.len());
+            xor_bytes(&mut self.lanes, self.pos, &data[..n]);
+            self.pos += n;
+            data = &data[n..];
+            if self.pos < self.rate {
+                return;
+            }
+            self.kernel.permute(&mut self.lanes);
+            self.pos = 0;
+        }
+        let whole = data.len() - data.len() % self.rate;
+        if whole > 0 {
+            self.kernel
+                .absorb(&mut self.lanes, &data[..whole], self.rate);
+        }
+        let rest = &data[whole..];
+        xor_bytes(&mut self.lanes, 0, rest);
+        self.pos = rest.len();
+    }
+
+    /// Completes the current block with zero bytes (the end of SP 800-185 `bytepad`, when
+    /// absorbing started at a block boundary).
+    pub(crate) fn zero_pad_block(&mut self) {
+        if self.pos > 0 {
+            self.kernel.permute(&mut self.lanes);
+            self.pos = 0;
+        }
+    }
+
+    /// Appends the domain suffix and `pad10*1`, permutes, and switches to squeezing.
+    pub(crate) fn finish(&mut self) {
+        debug_assert!(!self.squeezing);
+        self.lanes[self.pos / 8] ^= u64::from(self.domain) << (8 * (self.pos % 8));
+        let last = self.rate - 1;
+        self.lanes[last / 8] ^= 0x80u64 << (8 * (last % 8));
+        self.kernel.permute(&mut self.lanes);
+        self.pos = 0;
+        self.squeezing = true;
+    }
+
+    /// Squeezes `out.len()` bytes, continuing where the previous call stopped.
+    pub(crate) fn squeeze(&mut self, out: &mut [u8]) {
+        debug_assert!(self.squeezing);
+        let mut out = out;
+        while !out.is_empty() {
+            if self.pos == self.rate {
+                self.kernel.permute(&mut self.lanes);
+                self.pos = 0;
+            }
+            let n = (self.rate - self.pos).min(out.len());
+            let (head, tail) = out.split_at_mut(n);
+            copy_bytes(&self.lanes, self.pos, head);
+            self.pos += n;
+            out = tail;
+        }
+    }
+}
+
+/// SP 800-185 2.3.1 `left_encode(x)`: the byte count `n`, then `x` in `n` big-endian bytes
+/// (`n >= 1`). Returns the buffer and the length used. `u128` holds any bit length of a
+/// slice in memory.
+pub(crate) fn left_encode(x: u128) -> ([u8; 17], usize) {
+    let mut buf = [0u8; 17];
+    let n = byte_len(x);
+    buf[0] = n as u8;
+    buf[1..=n].copy_from_slice(&x.to_be_bytes()[16 - n..]);
+    (buf, n + 1)
+}
+
+/// SP 800-185 2.3.1 `right_encode(x)`: `x` in `n` big-endian bytes, then `n` (`n >= 1`).
+pub(crate) fn right_encode(x: u128) -> ([u8; 17], usize) {
+    let mut buf = [0u8; 17];
+    let n = byte_len(x);
+    buf[..n].copy_from_slice(&x.to_be_bytes()[16 - n..]);
+    buf[n] = n as u8;
+    (buf, n + 1)
+}
+
+/// Bytes needed for `x`, at least one.
+fn byte_len(x: u128) -> usize {
+    let bits = 128 - x.leading_zeros() as usize;
+    bits.div_ceil(8).max(1)
+}
+
+impl Sponge {
+    /// Absorbs SP 800-185 `encode_string(s)`: `left_encode(bit length)` then `s`.
+    pub(crate) fn absorb_encoded_string(&mut self, s: &[u8]) {
+        let (buf, n) = left_encode(s.len() as u128 * 8);
+        self.absorb(&buf[..n]);
+        self.absorb(s);
+    }
+
+    /// Absorbs `bytepad(encode_string(a) || encode_string(b) ..., rate)` for the given
+    /// strings, starting at a block boundary (SP 800-185 2.3.3).
+    pub(crate) fn absorb_bytepad_strings(&mut self, strings: &[&[u8]]) {
+        debug_assert!(self.pos == 0);
+        let (buf, n) = left_encode(self.rate as u128);
+        self.absorb(&buf[..n]);
+        for s in strings {
+            self.absorb_encoded_string(s);
+        }
+        self.zero_pad_block();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_match_fips202_tables() {
+        // FIPS 202 3.2.5 / the Keccak reference, first, a middle and last constants.
+        assert_eq!(RC[0], 0x0000_0000_0000_0001);
+        assert_eq!(RC[1], 0x0000_0000_0000_8082);
+        assert_eq!(RC[2], 0x8000_0000_0000_808a);
+        assert_eq!(RC[12], 0x0000_0000_8000_808b);
+        assert_eq!(RC[23], 0x8000_0000_8000_8008);
+        // FIPS 202 Table 2 (x, y) offsets, here indexed x + 5 y.
+        assert_eq!(
+            RHO,
+            [
+                0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2,
+                61, 56, 14
+            ]
+        );
+    }
+
+    #[test]
+    fn encodings() {
+        // SP 800-185 2.3.1: left_encode(0) = 01 00, right_encode(0) = 00 01.
+        let (b, n) = left_encode(0);
+        assert_eq!(&b[..n], &[1, 0]);
+        let (b, n) = right_encode(0);
+        assert_eq!(&b[..n], &[0, 1]);
+        let (b, n) = left_encode(168);
+        assert_eq!(&b[..n], &[1, 168]);
+        let (b, n) = left_encode(256);
+        assert_eq!(&b[..n], &[2, 1, 0]);
+        let (b, n) = right_encode(0x0102_0304);
+        assert_eq!(&b[..n], &[1, 2, 3, 4, 4]);
+        let (b, n) = left_encode(u128::MAX);
+        assert_eq!(n, 17);
+        assert_eq!(b[0], 16);
+    }
+
+    #[test]
+    fn byte_helpers_round_trip() {
+        let mut lanes = [0u64; 25];
+        let data: [u8; 200] = core::array::from_fn(|i| i as u8 ^ 0x5a);
+        for start in 0..20 {
+            for len in 0..(200 - start).min(40) {
+                lanes = [0; 25];
+                xor_bytes(&mut lanes, start, &data[..len]);
+                let mut out = [0u8; 200];
+                copy_bytes(&lanes, 0, &mut out);
+                assert!(out[..start].iter().all(|&b| b == 0));
+                assert_eq!(&out[start..start + len], &data[..len]);
+                assert!(out[start + len..].iter().all(|&b| b == 0));
+                let mut part = [0u8; 40];
+                copy_bytes(&lanes, start, &mut part[..len]);
+                assert_eq!(&part[..len], &data[..len]);
+            }
+        }
+        let _ = lanes;
+    }
+}

@@ -1,0 +1,517 @@
+//! SHA-3 (FIPS 202): SHA3-224/256/384/512, the SHAKE128/256 extendable-output functions,
+//! and cSHAKE128/256 (NIST SP 800-185). KMAC, built on cSHAKE, is in
+//! [`mac::kmac`](crate::mac::kmac).
+//!
+//! All of them are sponges over Keccak-f\[1600\]; the permutation's backend is chosen once,
+//! when a state is created, in priority order:
+//!
+//! | backend        | needs                                  |
+//! |----------------|----------------------------------------|
+//! | `aarch64_sha3` | ARMv8.2 SHA-3 instructions (FEAT_SHA3) |
+//! | `soft`         | nothing (portable)                     |
+//!
+//! Every backend is constant time: Keccak has no table look-up, and no branch depends on
+//! data (only on lengths).
+//!
+//! ```
+//! use shyfr::hash::sha3::{CShake256, Sha3_256, Shake128};
+//! use shyfr::hash::XofReader;
+//!
+//! let d = Sha3_256::digest(b"abc");
+//! assert_eq!(d[..4], [0x3a, 0x98, 0x5d, 0xa7]);
+//!
+//! let mut x = Shake128::new();
+//! x.update(b"abc");
+//! let mut out = [0u8; 40];
+//! x.finalize_xof().read(&mut out);
+//!
+//! // cSHAKE with empty N and S is SHAKE.
+//! let mut c = CShake256::new(b"", b"my protocol v1");
+//! c.update(b"abc");
+//! c.finalize_xof().read(&mut out);
+//! ```
+
+mod keccak;
+mod soft;
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64_sha3;
+
+use core::fmt;
+
+use crate::cpu::Feature;
+use crate::Error;
+
+use super::{Hash, Xof, XofReader};
+use keccak::{Kernel, Sponge};
+
+pub(crate) use keccak::right_encode;
+
+#[cfg(target_arch = "aarch64")]
+use crate::cpu::aarch64 as arch_cpu;
+
+/// The implementations of Keccak-f\[1600\], fastest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// ARMv8.2 SHA-3 instructions `EOR3`, `RAX1`, `XAR`, `BCAX` (aarch64).
+    Aarch64Sha3,
+    /// Portable code.
+    Soft,
+}
+
+impl Backend {
+    /// Every backend compiled into this build, fastest first.
+    pub const ALL: &'static [Backend] = &[
+        #[cfg(target_arch = "aarch64")]
+        Backend::Aarch64Sha3,
+        Backend::Soft,
+    ];
+
+    /// The backend's name, as printed by `shyfr cpu` and `shyfr speed`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Aarch64Sha3 => "aarch64_sha3",
+            Backend::Soft => "soft",
+        }
+    }
+
+    /// Looks a backend up by [`name`](Self::name) among those compiled in.
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL.iter().copied().find(|b| b.name() == name)
+    }
+
+    /// The CPU features the backend needs.
+    pub fn needs(self) -> &'static [Feature] {
+        match self {
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha3 => arch_cpu::Sha3Ce::FEATURES,
+            _ => &[],
+        }
+    }
+
+    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha3 => arch_cpu::Sha3Ce::get().is_some(),
+            Backend::Soft => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The backend a state created now would use.
+    pub fn best() -> Backend {
+        Backend::ALL
+            .iter()
+            .copied()
+            .find(|b| b.is_available())
+            .unwrap_or(Backend::Soft)
+    }
+}
+
+/// Every Keccak backend compiled in, with its availability, for the registry
+/// ([`cpu::registry`](crate::cpu::registry)); algorithm family `"keccak"`.
+pub(crate) fn registry_rows() -> impl Iterator<Item = crate::cpu::BackendStatus> {
+    crate::cpu::registry::rows(
+        "keccak",
+        Backend::ALL,
+        Backend::best(),
+        Backend::name,
+        Backend::needs,
+        Backend::is_available,
+    )
+}
+
+/// Keccak-f\[1600\] (FIPS 202, 3.3) on a state of 25 lanes, `state[x + 5 * y]`, with the
+/// fastest backend available. Bytes of the FIPS 202 state string map to lanes
+/// little-endian (byte `i` is in lane `i / 8`).
+pub fn keccak_f1600(state: &mut [u64; 25]) {
+    Kernel::best().permute(state);
+}
+
+/// [`keccak_f1600`] with an explicit backend (for tests and benchmarks); an error if the
+/// backend is not available here.
+pub fn keccak_f1600_with(backend: Backend, state: &mut [u64; 25]) -> Result<(), Error> {
+    Kernel::new(backend)?.permute(state);
+    Ok(())
+}
+
+/// Domain suffixes with the first padding bit (FIPS 202 B.2; SP 800-185 3.3).
+const DOMAIN_SHA3: u8 = 0x06;
+const DOMAIN_SHAKE: u8 = 0x1f;
+const DOMAIN_CSHAKE: u8 = 0x04;
+
+macro_rules! sha3_hash {
+    ($(#[$m:meta])* $name:ident, $label:expr, $out:expr) => {
+        $(#[$m])*
+        #[derive(Clone)]
+        pub struct $name {
+            sponge: Sponge,
+        }
+
+        impl $name {
+            /// Rate in bytes: `200 - 2 * OUTPUT_LEN`.
+            const RATE: usize = 200 - 2 * $out;
+
+            /// A fresh state on the fastest backend available.
+            pub fn new() -> Self {
+                $name {
+                    sponge: Sponge::new(Kernel::best(), Self::RATE, DOMAIN_SHA3),
+                }
+            }
+
+            /// A fresh state with an explicit backend (for tests and benchmarks); an error
+            /// if the backend is not available here.
+            pub fn with_backend(backend: Backend) -> Result<Self, Error> {
+                Ok($name {
+                    sponge: Sponge::new(Kernel::new(backend)?, Self::RATE, DOMAIN_SHA3),
+                })
+            }
+
+            /// The backend this state uses.
+            pub fn backend(&self) -> Backend {
+                self.sponge.kernel().backend()
+            }
+
+            /// Absorbs `data`.
+            #[inline]
+            pub fn update(&mut self, data: &[u8]) {
+                self.sponge.absorb(data);
+            }
+
+            /// Finishes and returns the digest.
+            pub fn finalize(mut self) -> [u8; $out] {
+                let mut out = [0u8; $out];
+                self.sponge.finish();
+                self.sponge.squeeze(&mut out);
+                out
+            }
+
+            /// Returns to the fresh state (keeping the backend).
+            pub fn reset(&mut self) {
+                self.sponge.reset();
+            }
+
+            /// One-shot digest of `data`.
+            pub fn digest(data: &[u8]) -> [u8; $out] {
+                let mut h = Self::new();
+                h.update(data);
+                h.finalize()
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &self.backend())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl Hash for $name {
+            const NAME: &'static str = $label;
+            const OUTPUT_LEN: usize = $out;
+            const BLOCK_LEN: usize = Self::RATE;
+            type Output = [u8; $out];
+
+            fn new() -> Self {
+                $name::new()
+            }
+
+            #[inline]
+            fn update(&mut self, data: &[u8]) {
+                $name::update(self, data);
+            }
+
+            fn finalize(self) -> Self::Output {
+                $name::finalize(self)
+            }
+
+            fn reset(&mut self) {
+                $name::reset(self);
+            }
+
+            fn digest(data: &[u8]) -> Self::Output {
+                $name::digest(data)
+            }
+        }
+    };
+}
+
+sha3_hash!(
+    /// SHA3-224 (FIPS 202, 6.1): 28-byte digest, 144-byte rate.
+    Sha3_224, "sha3-224", 28
+);
+sha3_hash!(
+    /// SHA3-256 (FIPS 202, 6.1): 32-byte digest, 136-byte rate.
+    Sha3_256, "sha3-256", 32
+);
+sha3_hash!(
+    /// SHA3-384 (FIPS 202, 6.1): 48-byte digest, 104-byte rate.
+    Sha3_384, "sha3-384", 48
+);
+sha3_hash!(
+    /// SHA3-512 (FIPS 202, 6.1): 64-byte digest, 72-byte rate.
+    Sha3_512, "sha3-512", 64
+);
+
+/// The output stream of SHAKE, cSHAKE and KMACXOF, returned by `finalize_xof`. Successive
+/// [`read`](XofReader::read)s continue the same stream. Zeroed on drop.
+#[derive(Clone)]
+pub struct ShakeReader {
+    sponge: Sponge,
+}
+
+impl ShakeReader {
+    pub(crate) fn from_sponge(mut sponge: Sponge) -> ShakeReader {
+        sponge.finish();
+        ShakeReader { sponge }
+    }
+}
+
+impl XofReader for ShakeReader {
+    #[inline]
+    fn read(&mut self, out: &mut [u8]) {
+        self.sponge.squeeze(out);
+    }
+}
+
+impl fmt::Debug for ShakeReader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ShakeReader")
+            .field("backend", &self.sponge.kernel().backend())
+            .finish_non_exhaustive()
+    }
+}
+
+macro_rules! shake {
+    ($(#[$m:meta])* $name:ident, $label:expr, $rate:expr) => {
+        $(#[$m])*
+        #[derive(Clone)]
+        pub struct $name {
+            sponge: Sponge,
+        }
+
+        impl $name {
+            /// Name in `shyfr hash` and `shyfr speed`.
+            pub const NAME: &'static str = $label;
+            /// Rate in bytes.
+            pub const RATE: usize = $rate;
+
+            /// A fresh state on the fastest backend available.
+            pub fn new() -> Self {
+                $name {
+                    sponge: Sponge::new(Kernel::best(), $rate, DOMAIN_SHAKE),
+                }
+            }
+
+            /// A fresh state with an explicit backend (for tests and benchmarks); an error
+            /// if the backend is not available here.
+            pub fn with_backend(backend: Backend) -> Result<Self, Error> {
+                Ok($name {
+                    sponge: Sponge::new(Kernel::new(backend)?, $rate, DOMAIN_SHAKE),
+                })
+            }
+
+            /// The backend this state uses.
+            pub fn backend(&self) -> Backend {
+                self.sponge.kernel().backend()
+            }
+
+            /// Returns to the fresh state (keeping the backend).
+            pub fn reset(&mut self) {
+                self.sponge.reset();
+            }
+
+            /// Absorbs `data`.
+            #[inline]
+            pub fn update(&mut self, data: &[u8]) {
+                self.sponge.absorb(data);
+            }
+
+            /// Ends absorbing; output is then read from the reader.
+            pub fn finalize_xof(self) -> ShakeReader {
+                ShakeReader::from_sponge(self.sponge)
+            }
+
+            /// One-shot: absorbs `data` and fills `out` with the first `out.len()` output
+            /// bytes.
+            pub fn digest_into(data: &[u8], out: &mut [u8]) {
+                let mut x = Self::new();
+                x.update(data);
+                x.finalize_xof().read(out);
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &self.backend())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl Xof for $name {
+            type Reader = ShakeReader;
+
+            #[inline]
+            fn update(&mut self, data: &[u8]) {
+                $name::update(self, data);
+            }
+
+            fn finalize_xof(self) -> ShakeReader {
+                $name::finalize_xof(self)
+            }
+        }
+    };
+}
+
+shake!(
+    /// SHAKE128 (FIPS 202, 6.2): 168-byte rate, up to 128-bit security.
+    Shake128, "shake128", 168
+);
+shake!(
+    /// SHAKE256 (FIPS 202, 6.2): 136-byte rate, up to 256-bit security.
+    Shake256, "shake256", 136
+);
+
+/// Creates the sponge of cSHAKE (SP 800-185, 3.3) after its prefix
+/// `bytepad(encode_string(N) || encode_string(S), rate)`; with `N` and `S` both empty it is
+/// plain SHAKE, as the standard defines.
+pub(crate) fn cshake_sponge(
+    kernel: Kernel,
+    rate: usize,
+    function_name: &[u8],
+    customization: &[u8],
+) -> Sponge {
+    if function_name.is_empty() && customization.is_empty() {
+        return Sponge::new(kernel, rate, DOMAIN_SHAKE);
+    }
+    let mut s = Sponge::new(kernel, rate, DOMAIN_CSHAKE);
+    s.absorb_bytepad_strings(&[function_name, customization]);
+    s
+}
+
+/// The keyed sponge shared by KMAC: cSHAKE with `N = "KMAC"` and customization `S`, after
+/// `bytepad(encode_string(K), rate)` (SP 800-185, 4.3).
+pub(crate) fn kmac_sponge(kernel: Kernel, rate: usize, key: &[u8], customization: &[u8]) -> Sponge {
+    let mut s = cshake_sponge(kernel, rate, b"KMAC", customization);
+    s.absorb_bytepad_strings(&[key]);
+    s
+}
+
+pub(crate) use keccak::Kernel as KeccakKernel;
+pub(crate) use keccak::Sponge as KeccakSpongeState;
+
+macro_rules! cshake {
+    ($(#[$m:meta])* $name:ident, $label:expr, $rate:expr) => {
+        $(#[$m])*
+        ///
+        /// `N` is the function name (reserved for NIST-defined functions; leave it empty
+        /// otherwise) and `S` the customization string; any lengths are allowed. With both
+        /// empty, the output is that of SHAKE.
+        #[derive(Clone)]
+        pub struct $name {
+            sponge: Sponge,
+            /// The state right after the prefix, for [`reset`](Self::reset).
+            start: Sponge,
+        }
+
+        impl $name {
+            /// Name in `shyfr hash` and `shyfr speed`.
+            pub const NAME: &'static str = $label;
+            /// Rate in bytes.
+            pub const RATE: usize = $rate;
+
+            /// A state for function name `function_name` (N) and customization
+            /// `customization` (S), on the fastest backend available.
+            pub fn new(function_name: &[u8], customization: &[u8]) -> Self {
+                Self::from_kernel(Kernel::best(), function_name, customization)
+            }
+
+            /// [`new`](Self::new) with an explicit backend (for tests and benchmarks); an
+            /// error if the backend is not available here.
+            pub fn with_backend(
+                function_name: &[u8],
+                customization: &[u8],
+                backend: Backend,
+            ) -> Result<Self, Error> {
+                Ok(Self::from_kernel(Kernel::new(backend)?, function_name, customization))
+            }
+
+            fn from_kernel(kernel: Kernel, function_name: &[u8], customization: &[u8]) -> Self {
+                let start = cshake_sponge(kernel, $rate, function_name, customization);
+                $name {
+                    sponge: start.clone(),
+                    start,
+                }
+            }
+
+            /// The backend this state uses.
+            pub fn backend(&self) -> Backend {
+                self.sponge.kernel().backend()
+            }
+
+            /// Returns to the state right after `N` and `S` were absorbed (keeping the
+            /// backend).
+            pub fn reset(&mut self) {
+                self.sponge = self.start.clone();
+            }
+
+            /// Absorbs `data`.
+            #[inline]
+            pub fn update(&mut self, data: &[u8]) {
+                self.sponge.absorb(data);
+            }
+
+            /// Ends absorbing; output is then read from the reader.
+            pub fn finalize_xof(self) -> ShakeReader {
+                ShakeReader::from_sponge(self.sponge)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &self.backend())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl Xof for $name {
+            type Reader = ShakeReader;
+
+            #[inline]
+            fn update(&mut self, data: &[u8]) {
+                $name::update(self, data);
+            }
+
+            fn finalize_xof(self) -> ShakeReader {
+                $name::finalize_xof(self)
+            }
+        }
+    };
+}
+
+cshake!(
+    /// cSHAKE128 (NIST SP 800-185, 3): customizable SHAKE128.
+    CShake128, "cshake128", 168
+);
+cshake!(
+    /// cSHAKE256 (NIST SP 800-185, 3): customizable SHAKE256.
+    CShake256, "cshake256", 136
+);
