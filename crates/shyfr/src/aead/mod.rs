@@ -1,5 +1,143 @@
 //! Authenticated encryption: GCM / GMAC (with GHASH backends) and CCM.
+//!
+//! | construction | types | standard |
+//! |--------------|-------|----------|
+//! | GCM, GMAC | [`gcm::AesGcm`], [`gcm::Aes128Gcm`], [`gcm::Aes256Gcm`], generic [`gcm::Gcm`] | NIST SP 800-38D |
+//! | CCM | [`ccm::AesCcm`], generic [`ccm::Ccm`] | NIST SP 800-38C |
+//! | GHASH | [`ghash::Ghash`] (backends `x86_vpclmul`, `x86_pclmul`, `aarch64_pmull`, `soft`) | SP 800-38D 6.4 |
+//!
+//! Every AEAD has the same verbs:
+//!
+//! * `seal_in_place(nonce, aad, buf) -> Result<Tag>` encrypts `buf` in place and returns the
+//!   tag; `seal_to(nonce, aad, plaintext, ciphertext)` writes to a second buffer.
+//! * `open_in_place(nonce, aad, buf, tag) -> Result<()>` checks the tag in constant time
+//!   ([`crate::ct::ct_eq`]) and either leaves the plaintext in `buf` or returns an error and
+//!   leaves `buf` **all zero**, so no unauthenticated plaintext ever remains where the caller
+//!   can read it. `open_to` does the same with a second buffer (the output is zeroed on
+//!   error).
+//!
+//! Errors say what was wrong with the shape of the input (a key, nonce or tag length, a
+//! message that is too long) or [`Error::AuthenticationFailed`](crate::Error), and never
+//! anything about secret values.
+//!
+//! ```
+//! use shyfr::aead::gcm::Aes128Gcm;
+//! let gcm = Aes128Gcm::new(&[0x42; 16]);
+//! let nonce = [7u8; 12];
+//! let mut buf = *b"attack at dawn";
+//! let tag = gcm.seal_in_place(&nonce, b"header", &mut buf).unwrap();
+//! assert_ne!(&buf, b"attack at dawn");
+//! gcm.open_in_place(&nonce, b"header", &mut buf, &tag).unwrap();
+//! assert_eq!(&buf, b"attack at dawn");
+//!
+//! // A wrong tag is rejected and the buffer is zeroed.
+//! let mut bad = tag;
+//! bad.as_mut_bytes()[0] ^= 1;
+//! gcm.seal_in_place(&nonce, b"header", &mut buf).unwrap();
+//! assert!(gcm.open_in_place(&nonce, b"header", &mut buf, &bad).is_err());
+//! assert_eq!(buf, [0u8; 14]);
+//! ```
 
 pub mod ccm;
 pub mod gcm;
 pub mod ghash;
+
+use core::fmt;
+
+/// The longest tag any AEAD here produces, in bytes.
+pub const MAX_TAG_LEN: usize = 16;
+
+/// An authentication tag: 4 to 16 bytes, as configured on the key that made it.
+///
+/// Tags are not secret, but comparing them is: `==` on two tags is constant time (and an
+/// AEAD's `open` compares in constant time whatever the caller does).
+#[derive(Clone, Copy)]
+pub struct Tag {
+    bytes: [u8; MAX_TAG_LEN],
+    len: u8,
+}
+
+impl Tag {
+    /// A tag of `len <= 16` bytes taken from the front of `full`.
+    pub(crate) fn truncated(full: &[u8; MAX_TAG_LEN], len: usize) -> Tag {
+        debug_assert!((1..=MAX_TAG_LEN).contains(&len));
+        let mut bytes = [0u8; MAX_TAG_LEN];
+        bytes[..len].copy_from_slice(&full[..len]);
+        Tag {
+            bytes,
+            len: len as u8,
+        }
+    }
+
+    /// A tag from its bytes (for example one received with a message); an error unless it
+    /// is 1 to 16 bytes long. Whether the length suits a key is checked by `open`.
+    pub fn from_slice(tag: &[u8]) -> Result<Tag, crate::Error> {
+        if tag.is_empty() || tag.len() > MAX_TAG_LEN {
+            return Err(crate::Error::InvalidTagLength { got: tag.len() });
+        }
+        let mut bytes = [0u8; MAX_TAG_LEN];
+        bytes[..tag.len()].copy_from_slice(tag);
+        Ok(Tag {
+            bytes,
+            len: tag.len() as u8,
+        })
+    }
+
+    /// The tag's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+
+    /// The tag's bytes, writable (for tests that tamper with a tag).
+    pub fn as_mut_bytes(&mut self) -> &mut [u8] {
+        &mut self.bytes[..self.len as usize]
+    }
+}
+
+impl AsRef<[u8]> for Tag {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl core::ops::Deref for Tag {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl PartialEq for Tag {
+    /// Constant time in the contents (the lengths are public).
+    fn eq(&self, other: &Tag) -> bool {
+        crate::ct::ct_eq(self.as_bytes(), other.as_bytes())
+    }
+}
+
+impl Eq for Tag {}
+
+impl fmt::Debug for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Tag(")?;
+        for b in self.as_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// `dst ^= ks` over the length of `dst` (`ks` at least as long).
+#[inline]
+fn xor_in_place(dst: &mut [u8], ks: &[u8]) {
+    for (d, k) in dst.iter_mut().zip(ks) {
+        *d ^= *k;
+    }
+}
+
+/// `dst = src ^ ks` over the length of `dst` (all three the same length).
+#[inline]
+fn xor_to(dst: &mut [u8], src: &[u8], ks: &[u8]) {
+    for ((d, s), k) in dst.iter_mut().zip(src).zip(ks) {
+        *d = *s ^ *k;
+    }
+}

@@ -48,5 +48,6 @@ pub fn registry() -> impl Iterator<Item = BackendStatus> {
         aes::Backend::needs,
         aes::Backend::is_available,
     )
+    .chain(crate::aead::ghash::registry_rows())
     .chain(crate::hash::sha3::registry_rows())
 }

@@ -161,3 +161,10 @@ impl Vaes512 {
         AesNi(())
     }
 }
+
+impl Vpclmul256 {
+    /// VPCLMULQDQ with AVX2 implies PCLMULQDQ (with SSSE3).
+    pub fn pclmul(self) -> Pclmul {
+        Pclmul(())
+    }
+}
