@@ -22,8 +22,12 @@ pub type Runner = Box<dyn FnMut(&mut [u8], u64)>;
 pub enum Operation {
     /// Encryption.
     Encrypt,
-    /// Decryption.
+    /// Decryption (for an AEAD: verify and decrypt).
     Decrypt,
+    /// Hashing (one digest of the whole buffer per pass).
+    Hash,
+    /// A MAC over the whole buffer per pass.
+    Mac,
 }
 
 impl Operation {
@@ -32,6 +36,8 @@ impl Operation {
         match self {
             Operation::Encrypt => "encrypt",
             Operation::Decrypt => "decrypt",
+            Operation::Hash => "hash",
+            Operation::Mac => "mac",
         }
     }
 }
@@ -63,6 +69,32 @@ pub struct Algorithm {
     setup: Setup,
 }
 
+macro_rules! aead_row {
+    ($name:expr, $key:expr, $setup:expr) => {
+        Algorithm {
+            name: $name,
+            family: "aes",
+            key_len: $key,
+            block_len: 1,
+            operations: &[Operation::Encrypt, Operation::Decrypt],
+            setup: $setup,
+        }
+    };
+}
+
+macro_rules! hash_row {
+    ($name:expr, $family:expr, $op:expr, $setup:expr) => {
+        Algorithm {
+            name: $name,
+            family: $family,
+            key_len: 32,
+            block_len: 1,
+            operations: &[$op],
+            setup: $setup,
+        }
+    };
+}
+
 /// Every algorithm `shyfr speed` knows.
 pub static ALGORITHMS: &[Algorithm] = &[
     Algorithm {
@@ -89,6 +121,25 @@ pub static ALGORITHMS: &[Algorithm] = &[
         operations: &[Operation::Encrypt, Operation::Decrypt],
         setup: aes_ecb,
     },
+    aead_row!("aes-128-gcm", 16, aes_gcm),
+    aead_row!("aes-192-gcm", 24, aes_gcm),
+    aead_row!("aes-256-gcm", 32, aes_gcm),
+    aead_row!("aes-128-ccm", 16, aes_ccm),
+    aead_row!("aes-256-ccm", 32, aes_ccm),
+    hash_row!("sha1", "sha1", Operation::Hash, sha_hash),
+    hash_row!("sha224", "sha256", Operation::Hash, sha_hash),
+    hash_row!("sha256", "sha256", Operation::Hash, sha_hash),
+    hash_row!("sha384", "sha512", Operation::Hash, sha_hash),
+    hash_row!("sha512", "sha512", Operation::Hash, sha_hash),
+    hash_row!("sha512-256", "sha512", Operation::Hash, sha_hash),
+    hash_row!("hmac-sha256", "sha256", Operation::Mac, sha_hash),
+    hash_row!("hmac-sha512", "sha512", Operation::Mac, sha_hash),
+    hash_row!("sha3-256", "keccak", Operation::Hash, keccak_hash),
+    hash_row!("sha3-512", "keccak", Operation::Hash, keccak_hash),
+    hash_row!("shake128", "keccak", Operation::Hash, keccak_hash),
+    hash_row!("shake256", "keccak", Operation::Hash, keccak_hash),
+    hash_row!("kmac128", "keccak", Operation::Mac, keccak_hash),
+    hash_row!("kmac256", "keccak", Operation::Mac, keccak_hash),
 ];
 
 /// What `shyfr speed` measures when no algorithm is named.
@@ -228,8 +279,269 @@ fn aes_ecb(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prep
             aes.decrypt_blocks(buf)
                 .expect("buffer sizes are checked to be whole blocks")
         }),
+        other => return Err(format!("{} cannot {}", alg.name, other.name())),
     };
     Ok(Prepared { backend, run })
+}
+
+/// The AES backend named on the command line, or the library's choice.
+fn aes_backend(alg: &Algorithm, backend: Option<&str>) -> Result<AesBackend, String> {
+    match backend {
+        None => Ok(AesBackend::best()),
+        Some(name) => AesBackend::from_name(name)
+            .ok_or_else(|| format!("{}: no AES backend called '{name}'", alg.name)),
+    }
+}
+
+/// An AEAD runner: `seal` in place for encryption; for decryption, `open` from a
+/// ciphertext sealed once per buffer size (buffer to buffer, so every pass verifies a
+/// valid tag and decrypts).
+fn aead_runner<T: 'static>(
+    op: Operation,
+    seal: impl Fn(&mut [u8]) -> T + 'static,
+    seal_to: impl Fn(&[u8], &mut [u8]) -> T + 'static,
+    open_to: impl Fn(&[u8], &T, &mut [u8]) + 'static,
+) -> Runner {
+    match op {
+        Operation::Decrypt => {
+            let mut sealed: Option<(Vec<u8>, T)> = None;
+            Box::new(move |buf: &mut [u8], reps: u64| {
+                if sealed.as_ref().is_none_or(|(ct, _)| ct.len() != buf.len()) {
+                    let mut ct = vec![0u8; buf.len()];
+                    let tag = seal_to(buf, &mut ct);
+                    sealed = Some((ct, tag));
+                }
+                let (ct, tag) = sealed.as_ref().expect("sealed above");
+                for _ in 0..reps {
+                    open_to(black_box(ct), tag, black_box(&mut *buf));
+                }
+            })
+        }
+        _ => repeat(move |buf| {
+            black_box(seal(buf));
+        }),
+    }
+}
+
+/// [`Setup`] for AES-GCM (96-bit nonce, 16-byte tag, no AAD); GHASH on its best backend.
+fn aes_gcm(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
+    let b = aes_backend(alg, backend)?;
+    let gcm = shyfr::aead::gcm::AesGcm::with_backends(
+        &bench_key(alg.key_len),
+        b,
+        shyfr::aead::ghash::Backend::best(),
+    )
+    .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
+    let backend = gcm.aes_backend().name();
+    let gcm = std::rc::Rc::new(gcm);
+    let (g1, g2, g3) = (gcm.clone(), gcm.clone(), gcm);
+    const NONCE: [u8; 12] = [7; 12];
+    let run = aead_runner(
+        op,
+        move |buf| g1.seal_in_place(&NONCE, &[], buf).expect("within limits"),
+        move |pt, ct| g2.seal_to(&NONCE, &[], pt, ct).expect("within limits"),
+        move |ct, tag, pt| {
+            g3.open_to(&NONCE, &[], ct, tag.as_ref(), pt)
+                .expect("authentic")
+        },
+    );
+    Ok(Prepared { backend, run })
+}
+
+/// [`Setup`] for AES-CCM (13-byte nonce, 16-byte tag, no AAD).
+fn aes_ccm(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
+    let b = aes_backend(alg, backend)?;
+    let ccm = shyfr::aead::ccm::AesCcm::with_backend(&bench_key(alg.key_len), b)
+        .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
+    let ccm = std::rc::Rc::new(ccm);
+    let (c1, c2, c3) = (ccm.clone(), ccm.clone(), ccm);
+    const NONCE: [u8; 13] = [9; 13];
+    let run = aead_runner(
+        op,
+        move |buf| c1.seal_in_place(&NONCE, &[], buf).expect("within limits"),
+        move |pt, ct| c2.seal_to(&NONCE, &[], pt, ct).expect("within limits"),
+        move |ct, tag, pt| {
+            c3.open_to(&NONCE, &[], ct, tag.as_ref(), pt)
+                .expect("authentic")
+        },
+    );
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
+}
+
+/// A runner that hashes the whole buffer per pass, starting from a clone of `h` (a fresh
+/// state, or a keyed HMAC state).
+fn hash_runner<H: Clone + 'static, O: 'static>(
+    h: H,
+    update: fn(&mut H, &[u8]),
+    finish: fn(H) -> O,
+) -> Runner {
+    repeat(move |buf| {
+        let mut h = h.clone();
+        update(&mut h, buf);
+        black_box(finish(h));
+    })
+}
+
+/// The message for `--backend` on an HMAC row naming a backend other than the default.
+fn unsteerable(alg: &Algorithm) -> String {
+    format!(
+        "{}: HMAC uses the hash's default backend; choose it with --cpu (e.g. --cpu -sha)",
+        alg.name
+    )
+}
+
+/// [`Setup`] for SHA-1, SHA-2 and HMAC-SHA-2: one digest or tag of the whole buffer per
+/// pass, on the backend of the compression function named on the command line.
+fn sha_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
+    use shyfr::hash::sha1::{Backend as B1, Sha1};
+    use shyfr::hash::sha2::{
+        Sha224, Sha256, Sha256Backend as B256, Sha384, Sha512, Sha512Backend as B512, Sha512_256,
+    };
+    use shyfr::hash::Hash;
+    use shyfr::mac::hmac::Hmac;
+    fn pick<B: Copy>(
+        alg: &Algorithm,
+        backend: Option<&str>,
+        best: B,
+        from_name: fn(&str) -> Option<B>,
+    ) -> Result<B, String> {
+        match backend {
+            None => Ok(best),
+            Some(n) => from_name(n).ok_or_else(|| format!("{}: no backend called '{n}'", alg.name)),
+        }
+    }
+    fn plain<H: Hash + 'static>(h: Result<H, shyfr::Error>, name: &str) -> Result<Runner, String> {
+        let h = h.map_err(|e| format!("{name}: {e}"))?;
+        Ok(hash_runner(h, |h, d| h.update(d), |h| h.finalize()))
+    }
+    let key = bench_key(alg.key_len);
+    let (run, backend) = match alg.name {
+        "sha1" => {
+            let b = pick(alg, backend, B1::best(), B1::from_name)?;
+            (plain(Sha1::with_backend(b), alg.name)?, b.name())
+        }
+        "sha224" | "sha256" | "hmac-sha256" => {
+            let b = pick(alg, backend, B256::best(), B256::from_name)?;
+            let run = match alg.name {
+                "sha224" => plain(Sha224::with_backend(b), alg.name)?,
+                "sha256" => plain(Sha256::with_backend(b), alg.name)?,
+                _ => {
+                    // An HMAC key runs on the hash's default backend; steer it with --cpu.
+                    if b != Sha256::new().backend() {
+                        return Err(unsteerable(alg));
+                    }
+                    hash_runner(
+                        Hmac::<Sha256>::new(&key),
+                        |m, d| m.update(d),
+                        |m| m.finalize(),
+                    )
+                }
+            };
+            (run, b.name())
+        }
+        _ => {
+            let b = pick(alg, backend, B512::best(), B512::from_name)?;
+            let run = match alg.name {
+                "sha384" => plain(Sha384::with_backend(b), alg.name)?,
+                "sha512" => plain(Sha512::with_backend(b), alg.name)?,
+                "sha512-256" => plain(Sha512_256::with_backend(b), alg.name)?,
+                _ => {
+                    // An HMAC key runs on the hash's default backend; steer it with --cpu.
+                    if b != Sha512::new().backend() {
+                        return Err(unsteerable(alg));
+                    }
+                    hash_runner(
+                        Hmac::<Sha512>::new(&key),
+                        |m, d| m.update(d),
+                        |m| m.finalize(),
+                    )
+                }
+            };
+            (run, b.name())
+        }
+    };
+    Ok(Prepared { backend, run })
+}
+
+/// [`Setup`] for the Keccak-based rows: one digest (or 32/64-byte output, or tag) of the
+/// whole buffer per pass.
+fn keccak_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
+    use shyfr::hash::sha3::{Backend, Sha3_256, Sha3_512, Shake128, Shake256};
+    use shyfr::hash::XofReader;
+    use shyfr::mac::kmac::{Kmac128, Kmac256};
+    let b = match backend {
+        None => Backend::best(),
+        Some(name) => Backend::from_name(name)
+            .ok_or_else(|| format!("{}: no Keccak backend called '{name}'", alg.name))?,
+    };
+    let unusable = |e: shyfr::Error| format!("{}: cannot use backend {}: {e}", alg.name, b.name());
+    let key = bench_key(alg.key_len);
+    let run = match alg.name {
+        "sha3-256" => {
+            let h = Sha3_256::with_backend(b).map_err(unusable)?;
+            repeat(move |buf| {
+                let mut h = h.clone();
+                h.update(buf);
+                black_box(h.finalize());
+            })
+        }
+        "sha3-512" => {
+            let h = Sha3_512::with_backend(b).map_err(unusable)?;
+            repeat(move |buf| {
+                let mut h = h.clone();
+                h.update(buf);
+                black_box(h.finalize());
+            })
+        }
+        "shake128" | "shake256" => {
+            let (x128, x256) = if alg.name == "shake128" {
+                (Some(Shake128::with_backend(b).map_err(unusable)?), None)
+            } else {
+                (None, Some(Shake256::with_backend(b).map_err(unusable)?))
+            };
+            repeat(move |buf| {
+                let mut out = [0u8; 64];
+                if let Some(x) = &x128 {
+                    let mut x = x.clone();
+                    x.update(buf);
+                    x.finalize_xof().read(&mut out[..32]);
+                } else if let Some(x) = &x256 {
+                    let mut x = x.clone();
+                    x.update(buf);
+                    x.finalize_xof().read(&mut out);
+                }
+                black_box(out);
+            })
+        }
+        "kmac128" => {
+            let k = Kmac128::with_backend(&key, b"", b).map_err(unusable)?;
+            repeat(move |buf| {
+                let mut k = k.clone();
+                k.update(buf);
+                let mut tag = [0u8; 32];
+                k.finalize_into(&mut tag).expect("valid length");
+                black_box(tag);
+            })
+        }
+        "kmac256" => {
+            let k = Kmac256::with_backend(&key, b"", b).map_err(unusable)?;
+            repeat(move |buf| {
+                let mut k = k.clone();
+                k.update(buf);
+                let mut tag = [0u8; 64];
+                k.finalize_into(&mut tag).expect("valid length");
+                black_box(tag);
+            })
+        }
+        other => return Err(format!("no Keccak set-up for {other}")),
+    };
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
 }
 
 #[cfg(test)]
@@ -266,21 +578,26 @@ mod tests {
     }
 
     #[test]
-    fn hardware_backends_agree() {
-        // Every available backend except `soft` (still being written) gives the same output.
+    fn every_backend_runs_and_agrees() {
+        // Every available backend of every row runs; ciphers give the same output on all of
+        // them (hash rows leave the buffer as it is). HMAC rows follow the hash's default
+        // backend and refuse another one with a message.
         for a in ALGORITHMS {
+            let op = a.operations[0];
             let mut outs = Vec::new();
-            for b in a
-                .backends()
-                .iter()
-                .filter(|b| b.available && b.backend != "soft")
-            {
-                let mut p = a.prepare(Some(b.backend), Operation::Encrypt).unwrap();
+            for b in a.backends().iter().filter(|b| b.available) {
+                let prepared = a.prepare(Some(b.backend), op);
+                if a.name.starts_with("hmac-") && !b.selected {
+                    assert!(prepared.is_err(), "{} on {}", a.name, b.backend);
+                    continue;
+                }
+                let mut p = prepared.unwrap_or_else(|e| panic!("{} on {}: {e}", a.name, b.backend));
                 assert_eq!(p.backend, b.backend);
                 let mut buf: Vec<u8> = (0..512).map(|i| i as u8).collect();
                 (p.run)(&mut buf, 3);
                 outs.push(buf);
             }
+            assert!(!outs.is_empty(), "{}", a.name);
             assert!(outs.windows(2).all(|w| w[0] == w[1]), "{}", a.name);
         }
     }

@@ -49,5 +49,7 @@ pub fn registry() -> impl Iterator<Item = BackendStatus> {
         aes::Backend::is_available,
     )
     .chain(crate::aead::ghash::registry_rows())
+    .chain(crate::hash::sha1::registry_rows())
+    .chain(crate::hash::sha2::registry_rows())
     .chain(crate::hash::sha3::registry_rows())
 }

@@ -1,6 +1,6 @@
 //! HMAC (RFC 2104, FIPS 198-1) over any [`Hash`].
 //!
-//! ```ignore
+//! ```
 //! use shyfr::hash::sha2::Sha256;
 //! use shyfr::mac::hmac::Hmac;
 //! let mut mac = Hmac::<Sha256>::new(b"key");

@@ -1,0 +1,545 @@
+//! SHA-2 (FIPS 180-4): NIST SHAVS known answers and Monte Carlo for all six hashes, the
+//! streaming contract, and every backend against the portable one — each test under every
+//! backend this CPU offers.
+
+mod common;
+
+use common::{note_exercised, read_rsp};
+use proptest::prelude::*;
+use shyfr::hash::sha2::{
+    Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512Backend, Sha512_224, Sha512_256,
+};
+use shyfr::hash::Hash;
+use shyfr::Error;
+
+/// A SHA-2 type with its backend enum, so the tests below are written once.
+trait Tested: Hash + core::fmt::Debug + zeroize::Zeroize {
+    type Backend: Copy + core::fmt::Debug + PartialEq + 'static;
+    /// The registry family (`"sha256"` or `"sha512"`).
+    const FAMILY: &'static str;
+    /// The file-name stem of its CAVP files.
+    const FILE: &'static str;
+    fn all() -> &'static [Self::Backend];
+    fn soft() -> Self::Backend;
+    fn name(b: Self::Backend) -> &'static str;
+    fn available(b: Self::Backend) -> bool;
+    fn with(b: Self::Backend) -> Result<Self, Error>;
+    fn backend_of(&self) -> Self::Backend;
+
+    /// Every backend this CPU can run now, each noted as exercised.
+    fn backends() -> Vec<Self::Backend> {
+        let v: Vec<_> = Self::all()
+            .iter()
+            .copied()
+            .filter(|&b| Self::available(b))
+            .collect();
+        assert!(v.contains(&Self::soft()));
+        for &b in &v {
+            note_exercised(Self::FAMILY, Self::name(b));
+        }
+        v
+    }
+
+    fn on(b: Self::Backend) -> Self {
+        let h = Self::with(b).unwrap();
+        assert_eq!(h.backend_of(), b);
+        h
+    }
+}
+
+macro_rules! tested {
+    ($t:ident, $b:ident, $family:expr, $file:expr) => {
+        impl Tested for $t {
+            type Backend = $b;
+            const FAMILY: &'static str = $family;
+            const FILE: &'static str = $file;
+            fn all() -> &'static [$b] {
+                $b::ALL
+            }
+            fn soft() -> $b {
+                $b::Soft
+            }
+            fn name(b: $b) -> &'static str {
+                b.name()
+            }
+            fn available(b: $b) -> bool {
+                b.is_available()
+            }
+            fn with(b: $b) -> Result<Self, Error> {
+                $t::with_backend(b)
+            }
+            fn backend_of(&self) -> $b {
+                self.backend()
+            }
+        }
+    };
+}
+
+tested!(Sha224, Sha256Backend, "sha256", "SHA224");
+tested!(Sha256, Sha256Backend, "sha256", "SHA256");
+tested!(Sha384, Sha512Backend, "sha512", "SHA384");
+tested!(Sha512, Sha512Backend, "sha512", "SHA512");
+tested!(Sha512_224, Sha512Backend, "sha512", "SHA512_224");
+tested!(Sha512_256, Sha512Backend, "sha512", "SHA512_256");
+
+/// The `L = n` section header of a SHAVS file: the digest length in bytes.
+fn section_len(section: &str) -> usize {
+    let n = section
+        .strip_prefix("L")
+        .and_then(|s| s.trim().strip_prefix('='))
+        .unwrap_or_else(|| panic!("unexpected section {section:?}"));
+    n.trim().parse().unwrap()
+}
+
+/// Runs every `Len`/`Msg`/`MD` record of a ShortMsg or LongMsg file under every backend,
+/// one-shot and fed in two pieces.
+fn run_msg_file<H: Tested>(kind: &str) {
+    let file = format!("{}{kind}.rsp", H::FILE);
+    let recs = read_rsp(&format!("sha/{file}"));
+    let recs: Vec<_> = recs
+        .iter()
+        .filter(|r| r.fields.contains_key("Len"))
+        .collect();
+    assert!(recs.len() >= 64, "{file}: only {} records", recs.len());
+    for b in H::backends() {
+        for r in &recs {
+            assert_eq!(
+                section_len(&r.section),
+                H::OUTPUT_LEN,
+                "{file} line {}",
+                r.line
+            );
+            let bits: usize = r.fields["Len"].parse().unwrap();
+            assert_eq!(bits % 8, 0, "{file} line {}: not byte-oriented", r.line);
+            // `Len = 0` is the empty message, written `Msg = 00`.
+            let msg = &r.hex("Msg")[..bits / 8];
+            let md = r.hex("MD");
+            let what = format!(
+                "{file} line {} ({} bytes) backend {}",
+                r.line,
+                bits / 8,
+                H::name(b)
+            );
+
+            let mut h = H::on(b);
+            h.update(msg);
+            assert_eq!(hex::encode(h.finalize()), hex::encode(&md), "{what}");
+
+            let mut h = H::on(b);
+            let (x, y) = msg.split_at(msg.len() / 3);
+            h.update(x);
+            h.update(y);
+            assert_eq!(h.finalize().as_ref(), &md[..], "{what}, in two pieces");
+        }
+    }
+}
+
+/// The SHAVS Monte Carlo test (SHAVS 6.4): from `MD0 = MD1 = MD2 = Seed`, each checkpoint
+/// runs `M_i = MD_{i-3} || MD_{i-2} || MD_{i-1}`, `MD_i = SHA(M_i)` for i = 3..1002 and
+/// checks `MD_1002`, which seeds the next checkpoint.
+fn run_monte<H: Tested>() {
+    let file = format!("{}Monte.rsp", H::FILE);
+    let recs = read_rsp(&format!("sha/{file}"));
+    let seed = recs
+        .iter()
+        .find(|r| r.fields.contains_key("Seed"))
+        .expect("Seed record")
+        .hex("Seed");
+    let checks: Vec<_> = recs
+        .iter()
+        .filter(|r| r.fields.contains_key("COUNT"))
+        .collect();
+    assert_eq!(checks.len(), 100, "{file}");
+    assert_eq!(seed.len(), H::OUTPUT_LEN);
+    for b in H::backends() {
+        let mut seed = seed.clone();
+        for (j, r) in checks.iter().enumerate() {
+            assert_eq!(r.fields["COUNT"], j.to_string());
+            let mut md = [seed.clone(), seed.clone(), seed.clone()];
+            let mut m = Vec::with_capacity(3 * H::OUTPUT_LEN);
+            for _ in 3..1003 {
+                m.clear();
+                m.extend_from_slice(&md[0]);
+                m.extend_from_slice(&md[1]);
+                m.extend_from_slice(&md[2]);
+                let mut h = H::on(b);
+                h.update(&m);
+                let mdi = h.finalize().as_ref().to_vec();
+                md = [md[1].clone(), md[2].clone(), mdi];
+            }
+            assert_eq!(
+                md[2],
+                r.hex("MD"),
+                "{file} COUNT = {j} (line {}) backend {}",
+                r.line,
+                H::name(b)
+            );
+            seed = md[2].clone();
+        }
+    }
+}
+
+macro_rules! shavs {
+    ($short:ident, $long:ident, $monte:ident, $t:ident) => {
+        #[test]
+        fn $short() {
+            run_msg_file::<$t>("ShortMsg");
+        }
+        #[test]
+        fn $long() {
+            run_msg_file::<$t>("LongMsg");
+        }
+        #[test]
+        fn $monte() {
+            run_monte::<$t>();
+        }
+    };
+}
+
+shavs!(sha224_short, sha224_long, sha224_monte, Sha224);
+shavs!(sha256_short, sha256_long, sha256_monte, Sha256);
+shavs!(sha384_short, sha384_long, sha384_monte, Sha384);
+shavs!(sha512_short, sha512_long, sha512_monte, Sha512);
+shavs!(
+    sha512_224_short,
+    sha512_224_long,
+    sha512_224_monte,
+    Sha512_224
+);
+shavs!(
+    sha512_256_short,
+    sha512_256_long,
+    sha512_256_monte,
+    Sha512_256
+);
+
+/// FIPS 180-4 examples (NIST "Cryptographic Standards and Guidelines: Examples with
+/// Intermediate Values", SHA-2 documents): "abc" and the 448- and 896-bit messages, plus
+/// one million "a" (FIPS 180-2 appendices B.3 / C.3 / D.3), fed in uneven pieces.
+#[test]
+fn fips_examples() {
+    const M448: &[u8] = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    const M896: &[u8] = b"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+    let million = vec![b'a'; 1_000_000];
+    for b in Sha256::backends() {
+        let d = |m: &[u8]| {
+            let mut h = Sha256::on(b);
+            for c in m.chunks(997) {
+                h.update(c);
+            }
+            hex::encode(h.finalize())
+        };
+        assert_eq!(
+            d(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            d(M448),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        );
+        assert_eq!(
+            d(&million),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+        );
+        let mut h = Sha224::on(b);
+        h.update(b"abc");
+        assert_eq!(
+            hex::encode(h.finalize()),
+            "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"
+        );
+    }
+    for b in Sha512::backends() {
+        let d = |m: &[u8]| {
+            let mut h = Sha512::on(b);
+            for c in m.chunks(1001) {
+                h.update(c);
+            }
+            hex::encode(h.finalize())
+        };
+        assert_eq!(
+            d(b"abc"),
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
+             2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        );
+        assert_eq!(
+            d(M896),
+            "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018\
+             501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909"
+        );
+        assert_eq!(
+            d(&million),
+            "e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973eb\
+             de0ff244877ea60a4cb0432ce577c31beb009c5c2c49aa2e4eadb217ad8cc09b"
+        );
+        let mut h = Sha384::on(b);
+        h.update(b"abc");
+        assert_eq!(
+            hex::encode(h.finalize()),
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed\
+             8086072ba1e7cc2358baeca134c825a7"
+        );
+    }
+}
+
+#[test]
+fn names_and_lengths() {
+    assert_eq!(
+        [
+            Sha224::NAME,
+            Sha256::NAME,
+            Sha384::NAME,
+            Sha512::NAME,
+            Sha512_224::NAME,
+            Sha512_256::NAME
+        ],
+        [
+            "sha224",
+            "sha256",
+            "sha384",
+            "sha512",
+            "sha512-224",
+            "sha512-256"
+        ]
+    );
+    assert_eq!(
+        [
+            <Sha224 as Hash>::OUTPUT_LEN,
+            <Sha256 as Hash>::OUTPUT_LEN,
+            <Sha384 as Hash>::OUTPUT_LEN,
+            <Sha512 as Hash>::OUTPUT_LEN,
+            <Sha512_224 as Hash>::OUTPUT_LEN,
+            <Sha512_256 as Hash>::OUTPUT_LEN,
+        ],
+        [28, 32, 48, 64, 28, 32]
+    );
+    assert_eq!(<Sha256 as Hash>::BLOCK_LEN, 64);
+    assert_eq!(<Sha224 as Hash>::BLOCK_LEN, 64);
+    assert_eq!(<Sha512_224 as Hash>::BLOCK_LEN, 128);
+    assert_eq!(Sha256::digest(b"x").len(), Sha256::OUTPUT_LEN);
+    for b in Sha256Backend::ALL {
+        assert_eq!(Sha256Backend::from_name(b.name()), Some(*b));
+    }
+    for b in Sha512Backend::ALL {
+        assert_eq!(Sha512Backend::from_name(b.name()), Some(*b));
+    }
+    assert_eq!(Sha256Backend::from_name("bogus"), None);
+    assert!(Sha256Backend::best().is_available());
+    assert!(Sha512Backend::best().is_available());
+    assert_eq!(Sha256::new().backend(), Sha256Backend::best());
+    assert_eq!(Sha384::new().backend(), Sha512Backend::best());
+}
+
+/// A backend of another architecture (or one the CPU lacks) is an error, not a panic.
+#[test]
+fn unavailable_backend_is_an_error() {
+    for &b in &[Sha256Backend::X86ShaNi, Sha256Backend::Aarch64Sha2] {
+        if !b.is_available() {
+            assert_eq!(
+                Sha256::with_backend(b).unwrap_err(),
+                Error::BackendUnavailable
+            );
+            assert_eq!(
+                Sha224::with_backend(b).unwrap_err(),
+                Error::BackendUnavailable
+            );
+        }
+    }
+    for &b in &[Sha512Backend::X86Avx2, Sha512Backend::Aarch64Sha512] {
+        if !b.is_available() {
+            assert_eq!(
+                Sha512::with_backend(b).unwrap_err(),
+                Error::BackendUnavailable
+            );
+            assert_eq!(
+                Sha512_256::with_backend(b).unwrap_err(),
+                Error::BackendUnavailable
+            );
+        }
+    }
+}
+
+/// Lengths around the padding boundaries of both block sizes.
+const EDGE_LENS: &[usize] = &[
+    0, 1, 55, 56, 57, 63, 64, 65, 111, 112, 113, 119, 120, 127, 128, 129, 191, 192, 255, 256, 257,
+];
+
+fn data(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8)
+        .collect()
+}
+
+/// Every backend equals soft at every boundary length, one-shot and streamed a byte at a
+/// time.
+fn edges<H: Tested>() {
+    for &len in EDGE_LENS {
+        let m = data(len, len as u8);
+        let mut s = H::on(H::soft());
+        s.update(&m);
+        let want = s.finalize();
+        for b in H::backends() {
+            let mut h = H::on(b);
+            h.update(&m);
+            assert_eq!(
+                h.finalize(),
+                want,
+                "{} len {len} backend {}",
+                H::NAME,
+                H::name(b)
+            );
+            let mut h = H::on(b);
+            for byte in &m {
+                h.update(core::slice::from_ref(byte));
+            }
+            assert_eq!(
+                h.finalize(),
+                want,
+                "{} len {len} bytewise backend {}",
+                H::NAME,
+                H::name(b)
+            );
+        }
+    }
+}
+
+#[test]
+fn backends_agree_at_edges() {
+    edges::<Sha224>();
+    edges::<Sha256>();
+    edges::<Sha384>();
+    edges::<Sha512>();
+    edges::<Sha512_224>();
+    edges::<Sha512_256>();
+}
+
+/// Clone mid-stream, continue both differently and identically; reset keeps the backend.
+fn clone_and_reset<H: Tested>() {
+    let m = data(300, 7);
+    for b in H::backends() {
+        for cut in [0, 1, 63, 64, 100, 128, 200, 300] {
+            let mut h = H::on(b);
+            h.update(&m[..cut]);
+            let mut fork = h.clone();
+            assert_eq!(fork.backend_of(), b);
+            let mut other = h.clone();
+            h.update(&m[cut..]);
+            fork.update(&m[cut..]);
+            other.update(b"different tail");
+            let d = h.finalize();
+            assert_eq!(
+                d,
+                fork.finalize(),
+                "{} cut {cut} backend {}",
+                H::NAME,
+                H::name(b)
+            );
+            let mut one = H::on(b);
+            one.update(&m);
+            assert_eq!(d, one.finalize());
+            let mut want_other = H::on(b);
+            want_other.update(&m[..cut]);
+            want_other.update(b"different tail");
+            assert_eq!(other.finalize(), want_other.finalize());
+        }
+        let mut h = H::on(b);
+        h.update(&m);
+        h.reset();
+        assert_eq!(h.backend_of(), b);
+        h.update(b"abc");
+        let mut fresh = H::on(b);
+        fresh.update(b"abc");
+        assert_eq!(
+            h.finalize(),
+            fresh.finalize(),
+            "{} reset backend {}",
+            H::NAME,
+            H::name(b)
+        );
+        let mut h = H::on(b);
+        h.update(&m);
+        zeroize::Zeroize::zeroize(&mut h);
+        assert_eq!(h.backend_of(), b);
+        assert_eq!(h.finalize(), H::on(b).finalize(), "{} zeroize", H::NAME);
+    }
+}
+
+#[test]
+fn clone_mid_stream_and_reset() {
+    clone_and_reset::<Sha224>();
+    clone_and_reset::<Sha256>();
+    clone_and_reset::<Sha384>();
+    clone_and_reset::<Sha512>();
+    clone_and_reset::<Sha512_224>();
+    clone_and_reset::<Sha512_256>();
+}
+
+#[test]
+fn debug_shows_backend_only() {
+    let s = format!("{:?}", Sha256::new());
+    assert!(s.starts_with("Sha256 {"), "{s}");
+    assert!(s.contains("backend"), "{s}");
+}
+
+/// Streaming in pieces cut at `cuts` equals one-shot, on every backend.
+fn split_equals_oneshot<H: Tested>(m: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
+    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (m.len() + 1)).collect();
+    cuts.sort_unstable();
+    for b in H::backends() {
+        let mut one = H::on(b);
+        one.update(m);
+        let want = one.finalize();
+        let mut h = H::on(b);
+        let mut at = 0;
+        for &c in &cuts {
+            h.update(&m[at..c]);
+            at = c;
+        }
+        h.update(&m[at..]);
+        prop_assert_eq!(h.finalize(), want);
+    }
+    Ok(())
+}
+
+/// Every backend equals soft on `m`.
+fn agrees_with_soft<H: Tested>(m: &[u8]) -> Result<(), TestCaseError> {
+    let mut s = H::on(H::soft());
+    s.update(m);
+    let want = s.finalize();
+    for b in H::backends() {
+        let mut h = H::on(b);
+        h.update(m);
+        prop_assert_eq!(h.finalize(), want, "backend {}", H::name(b));
+    }
+    Ok(())
+}
+
+fn message() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        prop::sample::select(EDGE_LENS).prop_flat_map(|n| prop::collection::vec(any::<u8>(), n)),
+        prop::collection::vec(any::<u8>(), 0..2048),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn streaming_equals_one_shot(m in message(), cuts in prop::collection::vec(any::<usize>(), 0..6)) {
+        split_equals_oneshot::<Sha224>(&m, &cuts)?;
+        split_equals_oneshot::<Sha256>(&m, &cuts)?;
+        split_equals_oneshot::<Sha384>(&m, &cuts)?;
+        split_equals_oneshot::<Sha512>(&m, &cuts)?;
+        split_equals_oneshot::<Sha512_224>(&m, &cuts)?;
+        split_equals_oneshot::<Sha512_256>(&m, &cuts)?;
+    }
+
+    #[test]
+    fn every_backend_equals_soft(m in message()) {
+        agrees_with_soft::<Sha224>(&m)?;
+        agrees_with_soft::<Sha256>(&m)?;
+        agrees_with_soft::<Sha384>(&m)?;
+        agrees_with_soft::<Sha512>(&m)?;
+        agrees_with_soft::<Sha512_224>(&m)?;
+        agrees_with_soft::<Sha512_256>(&m)?;
+    }
+}
