@@ -132,6 +132,8 @@ enum Role {
 /// One algorithm with its keys set up.
 struct Subject {
     alg: &'static Algorithm,
+    /// What is measured: decryption with `--decrypt`, else the row's own operation.
+    op: Operation,
     chosen: Prepared,
     compared: Option<Prepared>,
 }
@@ -282,7 +284,7 @@ fn select_algorithms(names: &[String]) -> Result<Vec<&'static Algorithm>, CliErr
 fn prepare(
     algs: &[&'static Algorithm],
     sizes: &[usize],
-    op: Operation,
+    decrypt: bool,
     backend: Option<&str>,
     compare: Option<&str>,
 ) -> Result<Vec<Subject>, CliError> {
@@ -303,6 +305,11 @@ fn prepare(
                 alg.block_len, alg.name
             )));
         }
+        let op = if decrypt {
+            Operation::Decrypt
+        } else {
+            alg.operations[0]
+        };
         if !alg.operations.contains(&op) {
             return Err(CliError::Usage(format!(
                 "{} does not support {}",
@@ -318,11 +325,11 @@ fn prepare(
             .map(|b| alg.resolve_backend(b))
             .transpose()
             .map_err(|e| CliError::Usage(format!("--compare: {e}")))?;
-        plan.push((alg, chosen, compared));
+        plan.push((alg, op, chosen, compared));
     }
 
     let mut subjects = Vec::new();
-    for (alg, chosen, compared) in plan {
+    for (alg, op, chosen, compared) in plan {
         let mut chosen = alg.prepare(chosen, op).map_err(CliError::Runtime)?;
         let mut compared = compared
             .map(|b| alg.prepare(Some(b), op))
@@ -333,6 +340,7 @@ fn prepare(
         }
         subjects.push(Subject {
             alg,
+            op,
             chosen,
             compared,
         });
@@ -379,15 +387,10 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
         .map(|s| s.0.clone())
         .unwrap_or_else(|| DEFAULT_SIZES.to_vec());
     let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);
-    let op = if args.decrypt {
-        Operation::Decrypt
-    } else {
-        Operation::Encrypt
-    };
     let mut subjects = prepare(
         &algs,
         &sizes,
-        op,
+        args.decrypt,
         args.backend.as_deref(),
         args.compare.as_deref(),
     )?;
@@ -423,7 +426,7 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
                 progress.show(&format!(
                     "[{done}/{total}] {} {} {} {size} bytes...",
                     subject.alg.name,
-                    op.name(),
+                    subject.op.name(),
                     p.backend
                 ));
                 let bytes_per_second = measure(&mut p.run, size, seconds);
@@ -442,7 +445,6 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
         subjects: &subjects,
         cells: &cells,
         sizes: &sizes,
-        op,
         ghz,
         ghz_source,
         seconds,
@@ -459,7 +461,6 @@ struct Report<'a> {
     subjects: &'a [Subject],
     cells: &'a [Cell],
     sizes: &'a [usize],
-    op: Operation,
     ghz: Option<f64>,
     ghz_source: GhzSource,
     seconds: f64,
@@ -499,7 +500,7 @@ impl Report<'_> {
                     .flatten();
                 JsonResult {
                     algorithm: self.subjects[c.subject].alg.name,
-                    operation: self.op.name(),
+                    operation: self.subjects[c.subject].op.name(),
                     backend: self.backend(c.subject, c.role),
                     size: c.size,
                     bytes_per_second: c.bytes_per_second,
@@ -552,7 +553,7 @@ impl Report<'_> {
                 } else {
                     self.backend(i, role).to_string()
                 };
-                let mut row = vec![s.alg.name.to_string(), self.op.name().to_string(), backend];
+                let mut row = vec![s.alg.name.to_string(), s.op.name().to_string(), backend];
                 row.extend(self.sizes.iter().map(|&size| cell(i, role, size)));
                 t.row(row);
             }
