@@ -3,7 +3,8 @@
 //! * `shyfr cpu [--json]`: the CPU features found and enabled, and every algorithm's
 //!   backends with whether each is available and which one is selected.
 //! * `shyfr speed [ALG ...]`: throughput in MB/s and cycles per byte, in the spirit of
-//!   `openssl speed`.
+//!   `openssl speed`, best of several trials with their spread; optionally on N threads at
+//!   once, as JSON or CSV, and drawn as a chart (`--list` names every algorithm).
 //!
 //! `--cpu SPEC` (any position) overrides the CPU features shyfr may use, like the
 //! environment variable `SHYFR_CPU` (see [`shyfr::cpu`]), and wins over it. A malformed
@@ -13,6 +14,8 @@ mod algorithms;
 mod clock;
 mod cpu_report;
 mod hash_cmd;
+mod measure;
+mod plot;
 mod speed;
 mod table;
 

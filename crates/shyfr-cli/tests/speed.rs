@@ -1,0 +1,349 @@
+//! Tests of `shyfr speed`'s outputs and options: JSON schema, CSV, charts, threads, trials,
+//! `--list`, and the usage errors. Every measurement is short (`--seconds 0.02`).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_shyfr");
+
+/// The six keys every result has, in this order, with their JSON types.
+const KEYS: [&str; 6] = [
+    "algorithm",
+    "operation",
+    "backend",
+    "size",
+    "bytes_per_second",
+    "cycles_per_byte",
+];
+
+/// Runs `shyfr ARGS` (without `SHYFR_CPU`): exit status, stdout, stderr.
+fn shyfr(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .env_remove("SHYFR_CPU")
+        .output()
+        .expect("run shyfr");
+    (
+        out.status.code().expect("exited normally"),
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+    )
+}
+
+/// Runs and expects success; stdout.
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = shyfr(args);
+    assert_eq!(code, 0, "{args:?}\nstdout:\n{out}\nstderr:\n{err}");
+    out
+}
+
+/// Runs and expects exit status 2, nothing on stdout, and each of `mentions` on stderr.
+fn usage_error(args: &[&str], mentions: &[&str]) {
+    let (code, out, err) = shyfr(args);
+    assert_eq!(code, 2, "{args:?}\nstdout:\n{out}\nstderr:\n{err}");
+    assert!(out.is_empty(), "{args:?}: {out}");
+    for m in mentions {
+        assert!(err.contains(m), "{args:?}: {m:?} not in:\n{err}");
+    }
+}
+
+/// A fresh path in the temporary folder for this test.
+fn temp_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shyfr-speed-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// Checks one result's six keys and their exact types, and the extras.
+fn check_result(r: &Value, ghz_known: bool) {
+    let o = r.as_object().expect("an object");
+    for k in KEYS {
+        assert!(o.contains_key(k), "{k} missing in {r}");
+    }
+    assert!(
+        r["algorithm"].is_string() && r["operation"].is_string(),
+        "{r}"
+    );
+    assert!(r["backend"].is_string(), "{r}");
+    assert!(r["size"].is_u64(), "{r}");
+    assert!(r["bytes_per_second"].is_f64(), "{r}");
+    assert!(r["bytes_per_second"].as_f64().unwrap() > 0.0, "{r}");
+    if ghz_known {
+        assert!(r["cycles_per_byte"].as_f64().unwrap() > 0.0, "{r}");
+    } else {
+        assert!(r["cycles_per_byte"].is_null(), "{r}");
+    }
+    // The extras.
+    assert!(r["threads"].as_u64().unwrap() >= 1, "{r}");
+    let trials = r["trial_bytes_per_second"].as_array().unwrap();
+    let best = trials
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!(best, r["bytes_per_second"].as_f64().unwrap(), "{r}");
+    let spread = r["spread"].as_f64().unwrap();
+    assert!((0.0..1.0).contains(&spread), "{r}");
+}
+
+#[test]
+fn json_schema_with_trials() {
+    let out = ok(&[
+        "speed",
+        "--json",
+        "--seconds",
+        "0.02",
+        "--trials",
+        "4",
+        "--ghz",
+        "3",
+        "--sizes",
+        "16,48",
+        "aes-128-gcm",
+        "sha256",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["trials"], 4);
+    assert_eq!(v["threads"], 1);
+    let rs = v["results"].as_array().unwrap();
+    assert_eq!(rs.len(), 4);
+    for r in rs {
+        check_result(r, true);
+        assert_eq!(r["trial_bytes_per_second"].as_array().unwrap().len(), 4);
+        assert_eq!(r["threads"], 1);
+        assert!(r.get("speedup").is_none());
+    }
+}
+
+#[test]
+fn csv_has_header_and_one_line_per_result() {
+    let out = ok(&[
+        "speed",
+        "--csv",
+        "--seconds",
+        "0.02",
+        "--sizes",
+        "16,64",
+        "--compare",
+        "portable",
+        "aes-128-ecb",
+    ]);
+    let mut lines = out.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[..6], KEYS);
+    for k in ["threads", "spread", "speedup", "ratio", "compared_to"] {
+        assert!(header.contains(&k), "{k} not in {header:?}");
+    }
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for r in &rows {
+        assert_eq!(r.len(), header.len(), "{r:?}");
+        assert_eq!(r[0], "aes-128-ecb");
+        assert_eq!(r[1], "encrypt");
+        assert!(["16", "64"].contains(&r[3]), "{r:?}");
+        assert!(r[4].parse::<f64>().unwrap() > 0.0, "{r:?}");
+        // No --ghz: an estimate on x86-64 and aarch64, else empty.
+        assert!(
+            r[5].is_empty() || r[5].parse::<f64>().unwrap() > 0.0,
+            "{r:?}"
+        );
+        assert_eq!(r[col("threads")], "1");
+    }
+    // Rows of the chosen backend carry the ratio against soft.
+    assert!(
+        rows.iter()
+            .any(|r| r[col("compared_to")] == "soft"
+                && r[col("ratio")].parse::<f64>().unwrap() > 0.0),
+        "{out}"
+    );
+}
+
+#[test]
+fn threads_report_aggregate_and_speedup() {
+    let out = ok(&[
+        "speed",
+        "--json",
+        "--seconds",
+        "0.02",
+        "--trials",
+        "2",
+        "--threads",
+        "2",
+        "--sizes",
+        "64",
+        "aes-256-ecb",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["threads"], 2);
+    let rs = v["results"].as_array().unwrap();
+    assert_eq!(rs.len(), 2, "{out}");
+    for r in rs {
+        check_result(r, !v["ghz"].is_null());
+    }
+    let one = rs.iter().find(|r| r["threads"] == 1).unwrap();
+    let two = rs.iter().find(|r| r["threads"] == 2).unwrap();
+    let speedup = two["speedup"].as_f64().unwrap();
+    let expect =
+        two["bytes_per_second"].as_f64().unwrap() / one["bytes_per_second"].as_f64().unwrap();
+    assert!((speedup / expect - 1.0).abs() < 1e-9, "{out}");
+
+    // The table has the N-thread throughput and the speed-up, and the spread.
+    let text = ok(&[
+        "speed",
+        "--seconds",
+        "0.02",
+        "--threads",
+        "2",
+        "--sizes",
+        "16",
+        "sha256",
+    ]);
+    for s in [
+        "with 2 threads",
+        "speed-up with 2 threads",
+        "independent streams",
+        "±",
+    ] {
+        assert!(text.contains(s), "{s:?} not in:\n{text}");
+    }
+}
+
+#[test]
+fn threads_all_runs() {
+    let out = ok(&[
+        "speed",
+        "--csv",
+        "--seconds",
+        "0.02",
+        "--trials",
+        "1",
+        "--threads",
+        "all",
+        "--sizes",
+        "16",
+        "sha1",
+    ]);
+    assert!(out.lines().count() >= 2, "{out}");
+}
+
+#[test]
+fn plot_writes_svg_with_every_series() {
+    let path = temp_path("chart.svg");
+    let p = path.to_str().unwrap();
+    let text = ok(&[
+        "speed",
+        "--seconds",
+        "0.02",
+        "--trials",
+        "1",
+        "--sizes",
+        "16,256",
+        "--compare",
+        "portable",
+        "--plot",
+        p,
+        "aes-128-ecb",
+        "sha512",
+    ]);
+    assert!(text.contains(p), "{text}");
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..100.min(svg.len())]);
+    assert!(svg.trim_end().ends_with("</svg>"));
+    // Well-formed enough: every opened element is closed.
+    let opened = svg.matches("<text").count();
+    assert_eq!(opened, svg.matches("</text>").count());
+    for s in [
+        "aes-128-ecb",
+        "sha512",
+        "soft",
+        "MB/s",
+        "buffer size",
+        "shyfr speed",
+    ] {
+        assert!(svg.contains(s), "{s:?} not in the SVG");
+    }
+}
+
+#[test]
+fn plot_writes_png() {
+    let path = temp_path("chart.png");
+    ok(&[
+        "speed",
+        "--json",
+        "--seconds",
+        "0.02",
+        "--trials",
+        "1",
+        "--sizes",
+        "16,32",
+        "--plot",
+        path.to_str().unwrap(),
+        "sha256",
+    ]);
+    let png = std::fs::read(&path).unwrap();
+    assert!(png.len() > 1000, "{}", png.len());
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn list_names_every_algorithm_with_operations_and_backends() {
+    let out = ok(&["speed", "--list"]);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // Every name in the unknown-algorithm message (the full list) is a row of --list.
+    let (_, _, err) = shyfr(&["speed", "no-such-alg"]);
+    let names = err.split("valid algorithms: ").nth(1).unwrap().trim();
+    for name in names.split(", ") {
+        let row = rows
+            .iter()
+            .find(|r| r.first() == Some(&name))
+            .unwrap_or_else(|| panic!("{name} not listed:\n{out}"));
+        assert!(
+            ["encrypt,decrypt", "hash", "mac"].contains(&row[1]),
+            "{row:?}"
+        );
+        assert!(row.iter().any(|w| w.contains("soft")), "{row:?}");
+        assert_eq!(
+            row.iter().filter(|w| w.ends_with('*')).count(),
+            1,
+            "{row:?}"
+        );
+    }
+    assert!(names.split(", ").count() >= 20, "{names}");
+}
+
+#[test]
+fn bad_options_are_usage_errors() {
+    usage_error(
+        &["speed", "--seconds", "0.02", "aes-999-ecb"],
+        &["unknown algorithm 'aes-999-ecb'", "aes-128-ecb", "sha256"],
+    );
+    for bad in ["0", "-1", "x", "1.5", ""] {
+        usage_error(&["speed", "--threads", bad], &["--threads", "all"]);
+    }
+    for bad in ["0", "-1", "x", "2.5", "100000"] {
+        usage_error(&["speed", "--trials", bad], &["--trials", "whole number"]);
+    }
+    for bad in ["16,x", "0", "16,,32"] {
+        usage_error(&["speed", "--sizes", bad], &["--sizes"]);
+    }
+    usage_error(
+        &["speed", "--sizes", "20", "aes-128-ecb"],
+        &["multiple of the 16-byte block"],
+    );
+    usage_error(
+        &["speed", "--plot", "chart.jpg"],
+        &["--plot", ".svg", ".png"],
+    );
+    usage_error(
+        &["speed", "--plot", "/no/such/folder/chart.svg"],
+        &["--plot", "does not exist"],
+    );
+    usage_error(&["speed", "--json", "--csv"], &["--csv"]);
+}
