@@ -13,6 +13,17 @@
 //! Every backend is constant time: the hardware instructions have data-independent timing
 //! and `soft` is bitsliced, with no table look-up and no secret-dependent branch.
 //!
+//! Besides ECB, every backend but `soft` has fused kernels for the modes of
+//! [`crate::mode`], reached through the provided methods of [`BlockCipher`]: CTR, CBC and
+//! CFB decryption and XTS keep as many blocks in flight as ECB (the x86 loops are written
+//! once, generic over the register width, in `x86_modes.rs`); CBC and CFB encryption, OFB
+//! and CBC-MAC keep their chain in a register, one AES instruction per round and nothing
+//! else on it. `soft` runs the trait's portable defaults, which batch its bitsliced calls.
+//!
+//! Measured on Zen 3 (x86_vaes, 16 KiB, single thread): AES-128 ECB 0.16, CTR 0.20,
+//! CBC decryption 0.17, XTS 0.25 cycles/byte; CBC encryption 2.5 (the `aesenc` latency
+//! limit, 10 rounds x 4 cycles / 16 bytes).
+//!
 //! ```
 //! use shyfr::aes::Aes128;
 //! let aes = Aes128::new(&[0u8; 16]);
@@ -29,11 +40,13 @@ mod aarch64_aes;
 #[cfg(target_arch = "x86_64")]
 mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
+mod x86_modes;
+#[cfg(target_arch = "x86_64")]
 mod x86_vaes;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes512;
 
-use crate::block::{check_whole_blocks, BlockCipher};
+use crate::block::{check_iv, check_whole_blocks, ctr_add, generic, BlockCipher, InOutBuf};
 use crate::cpu::Feature;
 use crate::inout::InOut;
 use crate::Error;
@@ -152,7 +165,12 @@ enum Inner {
     #[cfg(target_arch = "x86_64")]
     Vaes512(x86_aesni::Keys, arch_cpu::Vaes512),
     #[cfg(target_arch = "x86_64")]
-    Vaes(x86_aesni::Keys, arch_cpu::Vaes256),
+    /// With carry-less multiplication when the CPU has it (XTS tweaks).
+    Vaes(
+        x86_aesni::Keys,
+        arch_cpu::Vaes256,
+        Option<arch_cpu::Vpclmul256>,
+    ),
     #[cfg(target_arch = "x86_64")]
     AesNi(x86_aesni::Keys, arch_cpu::AesNi),
     #[cfg(target_arch = "aarch64")]
@@ -207,7 +225,11 @@ impl Aes {
             #[cfg(target_arch = "x86_64")]
             Backend::X86Vaes => {
                 let t = arch_cpu::Vaes256::get().ok_or(Error::BackendUnavailable)?;
-                Inner::Vaes(x86_aesni::Keys::new(key, t.aesni()), t)
+                Inner::Vaes(
+                    x86_aesni::Keys::new(key, t.aesni()),
+                    t,
+                    arch_cpu::Vpclmul256::get(),
+                )
             }
             #[cfg(target_arch = "x86_64")]
             Backend::X86AesNi => {
@@ -254,7 +276,7 @@ impl Aes {
             #[cfg(target_arch = "x86_64")]
             Inner::Vaes512(k, t) => x86_vaes512::encrypt(k, *t, io),
             #[cfg(target_arch = "x86_64")]
-            Inner::Vaes(k, t) => x86_vaes::encrypt(k, *t, io),
+            Inner::Vaes(k, t, _) => x86_vaes::encrypt(k, *t, io),
             #[cfg(target_arch = "x86_64")]
             Inner::AesNi(k, t) => x86_aesni::encrypt(k, *t, io),
             #[cfg(target_arch = "aarch64")]
@@ -268,7 +290,7 @@ impl Aes {
             #[cfg(target_arch = "x86_64")]
             Inner::Vaes512(k, t) => x86_vaes512::decrypt(k, *t, io),
             #[cfg(target_arch = "x86_64")]
-            Inner::Vaes(k, t) => x86_vaes::decrypt(k, *t, io),
+            Inner::Vaes(k, t, _) => x86_vaes::decrypt(k, *t, io),
             #[cfg(target_arch = "x86_64")]
             Inner::AesNi(k, t) => x86_aesni::decrypt(k, *t, io),
             #[cfg(target_arch = "aarch64")]
@@ -324,6 +346,100 @@ impl Aes {
     }
 }
 
+/// The serial (one block at a time) modes that have fused kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(dead_code)] // not every target has a fused backend
+pub(crate) enum Serial {
+    /// CBC encryption: `c = E(p ^ c_prev)`.
+    CbcEnc,
+    /// CFB encryption: `c = E(c_prev) ^ p`.
+    CfbEnc,
+    /// OFB: `o = E(o_prev)`, `c = p ^ o`.
+    Ofb,
+    /// CBC-MAC: `s = E(p ^ s)`, nothing written.
+    Mac,
+}
+
+/// The one-block chaining value of a fused call, after the checks every call shares.
+fn chaining(v: &mut [u8], data_len: usize) -> Result<&mut Block, Error> {
+    check_iv(v.len(), BLOCK_LEN)?;
+    check_whole_blocks(data_len, BLOCK_LEN)?;
+    Ok(v.try_into().expect("length checked"))
+}
+
+/// Calls the backend module's function `$f(keys, token, args...)` for the key's backend,
+/// or returns `$soft` (the portable default of the trait) for the bitsliced one.
+macro_rules! fused {
+    ($self:expr, $f:ident($($arg:expr),*), $soft:expr) => {
+        match &$self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(k, t) => x86_vaes512::$f(k, *t, $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(k, t, _) => x86_vaes::$f(k, *t, $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Inner::AesNi(k, t) => x86_aesni::$f(k, *t, $($arg),*),
+            #[cfg(target_arch = "aarch64")]
+            Inner::ArmCe(k, t) => aarch64_aes::$f(k, *t, $($arg),*),
+            Inner::Soft(_) => return $soft,
+        }
+    };
+}
+
+impl Aes {
+    /// Whether this key has fused mode kernels (every backend but `soft`).
+    #[inline]
+    fn fused(&self) -> bool {
+        !matches!(self.inner, Inner::Soft(_))
+    }
+
+    fn serial(&self, mode: Serial, v: &mut [u8], mut data: InOutBuf<'_>) -> Result<(), Error> {
+        let v = chaining(v, data.len())?;
+        if !self.fused() {
+            return match mode {
+                Serial::CbcEnc => generic::cbc_encrypt(self, v, data),
+                Serial::CfbEnc => generic::cfb_encrypt(self, v, data),
+                Serial::Ofb => generic::ofb(self, v, data),
+                Serial::Mac => generic::cbc_mac(self, v, data.input()),
+            };
+        }
+        let mut io = data.inout();
+        let n = io.len() / BLOCK_LEN;
+        let (src, dst) = (io.src_ptr(), io.dst_ptr());
+        // SAFETY: `io` (alive for the call) is valid for reads of `n` blocks at `src` and
+        // writes at `dst`.
+        unsafe { fused!(self, serial(mode, v, src, dst, n), Ok(())) };
+        Ok(())
+    }
+
+    fn xts(&self, tweak: &mut Block, mut data: InOutBuf<'_>, dec: bool) -> Result<(), Error> {
+        check_whole_blocks(data.len(), BLOCK_LEN)?;
+        match &self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(k, t) => x86_vaes512::xts(k, *t, tweak, data.inout(), dec),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(k, t, c) => x86_vaes::xts(k, *t, *c, tweak, data.inout(), dec),
+            #[cfg(target_arch = "x86_64")]
+            Inner::AesNi(k, t) => x86_aesni::xts(k, *t, tweak, data.inout(), dec),
+            #[cfg(target_arch = "aarch64")]
+            Inner::ArmCe(k, t) => aarch64_aes::xts(k, *t, tweak, data.inout(), dec),
+            Inner::Soft(_) if dec => return generic::xts::<Self, true>(self, tweak, data),
+            Inner::Soft(_) => return generic::xts::<Self, false>(self, tweak, data),
+        }
+        Ok(())
+    }
+
+    /// CTR with the counter's last word not wrapping inside `data`.
+    fn ctr32(&self, c: &Block, mut data: InOutBuf<'_>) -> Result<(), Error> {
+        let mut soft = *c;
+        fused!(
+            self,
+            ctr32(c, data.inout()),
+            generic::ctr(self, &mut soft, 4, data)
+        );
+        Ok(())
+    }
+}
+
 impl BlockCipher for Aes {
     const BLOCK_LEN: usize = BLOCK_LEN;
     fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
@@ -337,6 +453,84 @@ impl BlockCipher for Aes {
     }
     fn decrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
         Aes::decrypt_blocks_to(self, input, output)
+    }
+
+    fn ctr_blocks(
+        &self,
+        counter: &mut [u8],
+        counter_len: usize,
+        mut data: InOutBuf<'_>,
+    ) -> Result<(), Error> {
+        // The kernels increment the last 32-bit word without carry; the data is cut where
+        // that word wraps, and the carry into the rest of the counter field is done here.
+        if !self.fused() || !(4..=BLOCK_LEN).contains(&counter_len) {
+            return generic::ctr(self, counter, counter_len, data);
+        }
+        let c = chaining(counter, data.len())?;
+        while !data.is_empty() {
+            let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]);
+            let room = (1u64 << 32) - low as u64; // blocks before the word wraps
+            let blocks = (data.len() / BLOCK_LEN) as u64;
+            let take = blocks.min(room) as usize * BLOCK_LEN;
+            let (now, rest) = data.split_at(take);
+            self.ctr32(c, now)?;
+            ctr_add(c, counter_len, (take / BLOCK_LEN) as u128);
+            data = rest;
+        }
+        Ok(())
+    }
+
+    fn cbc_encrypt_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        self.serial(Serial::CbcEnc, iv, data)
+    }
+
+    fn cbc_decrypt_blocks(&self, iv: &mut [u8], mut data: InOutBuf<'_>) -> Result<(), Error> {
+        let v = chaining(iv, data.len())?;
+        fused!(
+            self,
+            chain_dec(v, data.inout(), true),
+            generic::cbc_decrypt(self, v, data)
+        );
+        Ok(())
+    }
+
+    fn cfb_encrypt_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        self.serial(Serial::CfbEnc, iv, data)
+    }
+
+    fn cfb_decrypt_blocks(&self, iv: &mut [u8], mut data: InOutBuf<'_>) -> Result<(), Error> {
+        let v = chaining(iv, data.len())?;
+        fused!(
+            self,
+            chain_dec(v, data.inout(), false),
+            generic::cfb_decrypt(self, v, data)
+        );
+        Ok(())
+    }
+
+    fn ofb_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        self.serial(Serial::Ofb, iv, data)
+    }
+
+    fn cbc_mac_blocks(&self, state: &mut [u8], data: &[u8]) -> Result<(), Error> {
+        let v = chaining(state, data.len())?;
+        if !self.fused() {
+            return generic::cbc_mac(self, v, data);
+        }
+        let n = data.len() / BLOCK_LEN;
+        let p = data.as_ptr();
+        // SAFETY: `data` is readable for `n` blocks; `Serial::Mac` never writes, so the
+        // output pointer (the same memory) is never used for a store.
+        unsafe { fused!(self, serial(Serial::Mac, v, p, p.cast_mut(), n), Ok(())) };
+        Ok(())
+    }
+
+    fn xts_encrypt_blocks(&self, tweak: &mut Block, data: InOutBuf<'_>) -> Result<(), Error> {
+        self.xts(tweak, data, false)
+    }
+
+    fn xts_decrypt_blocks(&self, tweak: &mut Block, data: InOutBuf<'_>) -> Result<(), Error> {
+        self.xts(tweak, data, true)
     }
 }
 
@@ -424,6 +618,33 @@ macro_rules! sized_aes {
             }
             fn decrypt_blocks_to(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
                 self.0.decrypt_blocks_to(input, output)
+            }
+            fn ctr_blocks(&self, c: &mut [u8], n: usize, d: InOutBuf<'_>) -> Result<(), Error> {
+                self.0.ctr_blocks(c, n, d)
+            }
+            fn cbc_encrypt_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+                self.0.cbc_encrypt_blocks(iv, d)
+            }
+            fn cbc_decrypt_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+                self.0.cbc_decrypt_blocks(iv, d)
+            }
+            fn cfb_encrypt_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+                self.0.cfb_encrypt_blocks(iv, d)
+            }
+            fn cfb_decrypt_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+                self.0.cfb_decrypt_blocks(iv, d)
+            }
+            fn ofb_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+                self.0.ofb_blocks(iv, d)
+            }
+            fn cbc_mac_blocks(&self, state: &mut [u8], data: &[u8]) -> Result<(), Error> {
+                self.0.cbc_mac_blocks(state, data)
+            }
+            fn xts_encrypt_blocks(&self, t: &mut Block, d: InOutBuf<'_>) -> Result<(), Error> {
+                self.0.xts_encrypt_blocks(t, d)
+            }
+            fn xts_decrypt_blocks(&self, t: &mut Block, d: InOutBuf<'_>) -> Result<(), Error> {
+                self.0.xts_decrypt_blocks(t, d)
             }
         }
     };

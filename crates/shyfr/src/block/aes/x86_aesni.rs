@@ -117,7 +117,85 @@ pub(super) trait Lanes: Copy {
     unsafe fn dec(self, k: Self) -> Self;
     /// The last round of the equivalent inverse cipher.
     unsafe fn declast(self, k: Self) -> Self;
+
+    /// CTR state of this register type for a counter block (see [`Lanes::ctr_blocks`]).
+    type Ctr: Copy;
+    /// The CTR state of counter block `c` (block 0 of a call).
+    unsafe fn ctr_init(c: &Block) -> Self::Ctr;
+    /// The state `off` blocks further on (run time, once per batch).
+    unsafe fn ctr_at(c: &Self::Ctr, off: u32) -> Self::Ctr;
+    /// Counter blocks `off .. off + BLOCKS` from the state `c` (`off` a constant after
+    /// inlining): the last 32-bit word is incremented big-endian, with no carry (the
+    /// caller never lets it wrap inside a call).
+    unsafe fn ctr_blocks(c: &Self::Ctr, off: u32) -> Self;
+    /// Adds `n` to the last byte of every lane's big-endian counter (`n << 24` to dword
+    /// 3): only when that byte does not overflow.
+    unsafe fn add_low_byte(self, n: u32) -> Self;
+    /// Every 128-bit lane multiplied by `x^s` in GF(2^128), IEEE 1619 (little-endian)
+    /// convention, `1 <= s <= 56`.
+    unsafe fn mul_x_pow(self, s: u32) -> Self;
+    /// The tweaks `t, t*x, ...` (little-endian 128-bit values) in the lanes; `t` advances
+    /// by `BLOCKS` multiplications.
+    unsafe fn from_tweaks(t: &mut u128) -> Self;
+    /// The block in lane 0.
+    unsafe fn first_lane(self) -> __m128i;
+    /// Lane 0 = `carry`, lane `j` = lane `j - 1` of `self` (the previous block of every
+    /// lane, for CBC and CFB decryption).
+    unsafe fn shift_in(self, carry: __m128i) -> Self;
 }
+
+/// Multiplies every 128-bit lane by `x^s` (`1 <= s <= 56`) with 64-bit shifts: the bits
+/// that leave the low half enter the high half, the `s` bits that leave the top are
+/// reduced with `x^128 = x^7 + x^2 + x + 1` into the low half (they times 0x87 stay below
+/// 2^63). `$sll`/`$srl` shift 64-bit elements by a count register, `$swap` exchanges the
+/// halves of every lane, `$lo` keeps the low half of every lane.
+macro_rules! mul_x_pow_body {
+    ($v:expr, $s:expr, $sll:ident, $srl:ident, $swap:expr, $and:ident, $xor:ident, $lo:expr) => {{
+        let v = $v;
+        let up = _mm_cvtsi32_si128($s as i32);
+        let down = _mm_cvtsi32_si128(64 - $s as i32);
+        let a = $sll(v, up);
+        let sw = $swap($srl(v, down));
+        let m = $and(sw, $lo);
+        let one = _mm_cvtsi32_si128(1);
+        let two = _mm_cvtsi32_si128(2);
+        let seven = _mm_cvtsi32_si128(7);
+        let r = $xor($xor($sll(m, one), $sll(m, two)), $sll(m, seven));
+        $xor($xor(a, sw), r)
+    }};
+}
+pub(super) use mul_x_pow_body;
+
+/// [`Lanes::mul_x_pow`] for `s = 8 * BYTES` with whole-byte shifts inside each lane (one
+/// instruction each way); the `s` bits that leave the top (below 2^56) times 0x87.
+macro_rules! mul_x_pow_bytes {
+    ($v:expr, $bytes:literal, $bsll:ident, $bsrl:ident, $sll:ident, $xor:ident) => {{
+        let v = $v;
+        let a = $bsll::<$bytes>(v);
+        let h = $bsrl::<{ 16 - $bytes }>(v);
+        let r = $xor($xor($sll::<1>(h), $sll::<2>(h)), $sll::<7>(h));
+        $xor($xor(a, h), r)
+    }};
+}
+pub(super) use mul_x_pow_bytes;
+
+/// Picks the whole-byte form of [`Lanes::mul_x_pow`] when `s` is a multiple of 8 (a
+/// constant after inlining, so the match folds away), else the general one.
+macro_rules! mul_x_pow_any {
+    ($v:expr, $s:expr, $bsll:ident, $bsrl:ident, $sll:ident, $xor:ident, $general:expr) => {
+        match $s {
+            8 => mul_x_pow_bytes!($v, 1, $bsll, $bsrl, $sll, $xor),
+            16 => mul_x_pow_bytes!($v, 2, $bsll, $bsrl, $sll, $xor),
+            24 => mul_x_pow_bytes!($v, 3, $bsll, $bsrl, $sll, $xor),
+            32 => mul_x_pow_bytes!($v, 4, $bsll, $bsrl, $sll, $xor),
+            40 => mul_x_pow_bytes!($v, 5, $bsll, $bsrl, $sll, $xor),
+            48 => mul_x_pow_bytes!($v, 6, $bsll, $bsrl, $sll, $xor),
+            56 => mul_x_pow_bytes!($v, 7, $bsll, $bsrl, $sll, $xor),
+            _ => $general,
+        }
+    };
+}
+pub(super) use mul_x_pow_any;
 
 impl Lanes for __m128i {
     const BLOCKS: usize = 1;
@@ -157,6 +235,232 @@ impl Lanes for __m128i {
     unsafe fn declast(self, k: Self) -> Self {
         round!("aesdeclast {x}, {k}", xmm_reg, self, k)
     }
+
+    type Ctr = Ctr128;
+    #[inline(always)]
+    unsafe fn ctr_init(c: &Block) -> Ctr128 {
+        // SAFETY: SSE2 only.
+        unsafe { Ctr128::new(c) }
+    }
+    #[inline(always)]
+    unsafe fn ctr_at(c: &Ctr128, off: u32) -> Ctr128 {
+        c.at(off)
+    }
+    #[inline(always)]
+    unsafe fn ctr_blocks(c: &Ctr128, off: u32) -> Self {
+        // SAFETY: SSE2 only.
+        unsafe { c.block(off) }
+    }
+    #[inline(always)]
+    unsafe fn add_low_byte(self, n: u32) -> Self {
+        // SAFETY: SSE2 only.
+        unsafe { _mm_add_epi32(self, _mm_set_epi32((n << 24) as i32, 0, 0, 0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn mul_x_pow(self, s: u32) -> Self {
+        // SAFETY: SSE2 only.
+        unsafe { mul_x_pow_128(self, s) }
+    }
+    #[inline(always)]
+    unsafe fn from_tweaks(t: &mut u128) -> Self {
+        let v = *t;
+        *t = mul_x(v);
+        // SAFETY: SSE2 only.
+        unsafe { _mm_set_epi64x((v >> 64) as i64, v as i64) }
+    }
+    #[inline(always)]
+    unsafe fn first_lane(self) -> __m128i {
+        self
+    }
+    #[inline(always)]
+    unsafe fn shift_in(self, carry: __m128i) -> Self {
+        carry
+    }
+}
+
+/// [`Lanes::mul_x_pow`] on one block (SSE2).
+///
+/// # Safety
+///
+/// None beyond x86-64 (SSE2 is the baseline).
+#[inline(always)]
+pub(super) unsafe fn mul_x_pow_128(v: __m128i, s: u32) -> __m128i {
+    // SAFETY: SSE2 is the x86-64 baseline.
+    unsafe {
+        mul_x_pow_any!(
+            v,
+            s,
+            _mm_bslli_si128,
+            _mm_bsrli_si128,
+            _mm_slli_epi64,
+            _mm_xor_si128,
+            mul_x_pow_body!(
+                v,
+                s,
+                _mm_sll_epi64,
+                _mm_srl_epi64,
+                |x| _mm_shuffle_epi32::<0x4e>(x),
+                _mm_and_si128,
+                _mm_xor_si128,
+                _mm_set_epi64x(0, -1)
+            )
+        )
+    }
+}
+
+/// `t * x` in GF(2^128), IEEE 1619 convention, branch-free.
+#[inline(always)]
+pub(super) fn mul_x(t: u128) -> u128 {
+    (t << 1) ^ (0x87 & (t >> 127).wrapping_neg())
+}
+
+/// The CTR state for one-block registers: the fixed first twelve bytes, and the last
+/// word's value. Counter blocks are built with SSE2 only (AES-NI does not imply SSSE3's
+/// byte shuffle).
+#[derive(Clone, Copy)]
+pub(super) struct Ctr128 {
+    prefix: __m128i,
+    low: u32,
+}
+
+impl Ctr128 {
+    #[inline(always)]
+    pub(super) unsafe fn new(c: &Block) -> Self {
+        let mut p = *c;
+        let low = u32::from_be_bytes([p[12], p[13], p[14], p[15]]);
+        p[12..].fill(0);
+        Ctr128 {
+            // SAFETY: `p` is 16 readable bytes; SSE2.
+            prefix: unsafe { _mm_loadu_si128(p.as_ptr().cast()) },
+            low,
+        }
+    }
+    #[inline(always)]
+    fn at(&self, off: u32) -> Self {
+        Ctr128 {
+            prefix: self.prefix,
+            low: self.low.wrapping_add(off),
+        }
+    }
+    #[inline(always)]
+    unsafe fn block(&self, off: u32) -> __m128i {
+        let w = self.low.wrapping_add(off).swap_bytes() as i32;
+        // SAFETY: SSE2 only.
+        unsafe { _mm_or_si128(self.prefix, _mm_slli_si128::<12>(_mm_cvtsi32_si128(w))) }
+    }
+}
+
+/// One block per register with the AES intrinsics rather than `asm!`: inside a VEX
+/// (AVX) kernel these compile to VEX-encoded instructions, so the tails of the wide
+/// kernels never mix legacy-SSE and 256/512-bit code.
+#[derive(Clone, Copy)]
+pub(super) struct V128(pub(super) __m128i);
+
+impl Lanes for V128 {
+    const BLOCKS: usize = 1;
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller guarantees 16 readable bytes.
+        V128(unsafe { _mm_loadu_si128(p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the caller guarantees 16 writable bytes.
+        unsafe { _mm_storeu_si128(p.cast(), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn splat(k: &Block) -> Self {
+        // SAFETY: `k` is 16 readable bytes.
+        V128(unsafe { _mm_loadu_si128(k.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: SSE2.
+        V128(unsafe { _mm_xor_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn enc(self, k: Self) -> Self {
+        // SAFETY: AES-NI per the trait contract.
+        V128(unsafe { aesenc_i(self.0, k.0) })
+    }
+    #[inline(always)]
+    unsafe fn enclast(self, k: Self) -> Self {
+        // SAFETY: AES-NI per the trait contract.
+        V128(unsafe { aesenclast_i(self.0, k.0) })
+    }
+    #[inline(always)]
+    unsafe fn dec(self, k: Self) -> Self {
+        // SAFETY: AES-NI per the trait contract.
+        V128(unsafe { aesdec_i(self.0, k.0) })
+    }
+    #[inline(always)]
+    unsafe fn declast(self, k: Self) -> Self {
+        // SAFETY: AES-NI per the trait contract.
+        V128(unsafe { aesdeclast_i(self.0, k.0) })
+    }
+    type Ctr = Ctr128;
+    #[inline(always)]
+    unsafe fn ctr_init(c: &Block) -> Ctr128 {
+        // SAFETY: SSE2.
+        unsafe { Ctr128::new(c) }
+    }
+    #[inline(always)]
+    unsafe fn ctr_at(c: &Ctr128, off: u32) -> Ctr128 {
+        c.at(off)
+    }
+    #[inline(always)]
+    unsafe fn ctr_blocks(c: &Ctr128, off: u32) -> Self {
+        // SAFETY: SSE2.
+        V128(unsafe { c.block(off) })
+    }
+    #[inline(always)]
+    unsafe fn add_low_byte(self, n: u32) -> Self {
+        // SAFETY: SSE2.
+        V128(unsafe { self.0.add_low_byte(n) })
+    }
+
+    #[inline(always)]
+    unsafe fn mul_x_pow(self, s: u32) -> Self {
+        // SAFETY: SSE2.
+        V128(unsafe { mul_x_pow_128(self.0, s) })
+    }
+    #[inline(always)]
+    unsafe fn from_tweaks(t: &mut u128) -> Self {
+        // SAFETY: SSE2.
+        V128(unsafe { __m128i::from_tweaks(t) })
+    }
+    #[inline(always)]
+    unsafe fn first_lane(self) -> __m128i {
+        self.0
+    }
+    #[inline(always)]
+    unsafe fn shift_in(self, carry: __m128i) -> Self {
+        V128(carry)
+    }
+}
+
+// The AES intrinsics, callable from `#[inline(always)]` generic code: each is a
+// `#[target_feature(enable = "aes")]` function inlined into the (AES-enabled) kernels.
+#[inline]
+#[target_feature(enable = "aes")]
+pub(super) fn aesenc_i(x: __m128i, k: __m128i) -> __m128i {
+    _mm_aesenc_si128(x, k)
+}
+#[inline]
+#[target_feature(enable = "aes")]
+pub(super) fn aesenclast_i(x: __m128i, k: __m128i) -> __m128i {
+    _mm_aesenclast_si128(x, k)
+}
+#[inline]
+#[target_feature(enable = "aes")]
+pub(super) fn aesdec_i(x: __m128i, k: __m128i) -> __m128i {
+    _mm_aesdec_si128(x, k)
+}
+#[inline]
+#[target_feature(enable = "aes")]
+pub(super) fn aesdeclast_i(x: __m128i, k: __m128i) -> __m128i {
+    _mm_aesdeclast_si128(x, k)
 }
 
 /// The round keys for one direction, each in every block position of an `L`.
@@ -296,4 +600,122 @@ pub(super) fn encrypt(keys: &Keys, _t: AesNi, io: InOut<'_>) {
 pub(super) fn decrypt(keys: &Keys, _t: AesNi, io: InOut<'_>) {
     // SAFETY: the token proves AES-NI.
     unsafe { by_rounds!(keys, kernel, true, keys, io) }
+}
+
+// ---- Fused mode kernels (the loops are in `x86_modes`) ----
+
+use super::x86_modes as modes;
+use super::Serial;
+
+#[target_feature(enable = "aes")]
+fn ctr_kernel<const NR: usize, const D: bool>(keys: &Keys, c: &Block, mut io: InOut<'_>) {
+    let n = io.len() / 16;
+    let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]);
+    // SAFETY: `aes` is enabled here; every call stays below block `n`, and the caller
+    // guarantees the counter's last word does not wrap.
+    unsafe {
+        let k = splat_keys::<__m128i, NR, false>(keys);
+        let cs = <__m128i as Lanes>::ctr_init(c);
+        // Eight blocks per group: 0.34 cycles/byte for AES-128 on Zen 3, against 0.40
+        // with twelve (which spill the counters' registers).
+        let i = modes::ctr::<__m128i, 8, NR>(&k, &mut io, &cs, low, 0, n);
+        let i = modes::ctr::<__m128i, 4, NR>(&k, &mut io, &cs, low, i, n);
+        let i = modes::ctr::<__m128i, 2, NR>(&k, &mut io, &cs, low, i, n);
+        modes::ctr::<__m128i, 1, NR>(&k, &mut io, &cs, low, i, n);
+    }
+}
+
+#[target_feature(enable = "aes")]
+fn chain_kernel<const NR: usize, const DEC: bool>(keys: &Keys, iv: &mut Block, mut io: InOut<'_>) {
+    let n = io.len() / 16;
+    // SAFETY: `aes` is enabled here; every call stays below block `n`.
+    unsafe {
+        let k = splat_keys::<__m128i, NR, DEC>(keys);
+        let mut v = _mm_loadu_si128(iv.as_ptr().cast());
+        let i = modes::chain_dec::<__m128i, 8, NR, DEC>(&k, &mut io, &mut v, 0, n);
+        let i = modes::chain_dec::<__m128i, 4, NR, DEC>(&k, &mut io, &mut v, i, n);
+        let i = modes::chain_dec::<__m128i, 2, NR, DEC>(&k, &mut io, &mut v, i, n);
+        modes::chain_dec::<__m128i, 1, NR, DEC>(&k, &mut io, &mut v, i, n);
+        _mm_storeu_si128(iv.as_mut_ptr().cast(), v);
+    }
+}
+
+#[target_feature(enable = "aes")]
+fn xts_kernel<const NR: usize, const DEC: bool>(keys: &Keys, tweak: &mut Block, mut io: InOut<'_>) {
+    let n = io.len() / 16;
+    // SAFETY: `aes` is enabled here; every call stays below block `n`.
+    unsafe {
+        let k = splat_keys::<__m128i, NR, DEC>(keys);
+        let i = modes::xts::<__m128i, 8, NR, DEC>(&k, &mut io, tweak, 0, n, |tw| {
+            modes::advance_double(tw)
+        });
+        let i = modes::xts::<__m128i, 4, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
+            modes::advance_mul(tw, 4)
+        });
+        let i = modes::xts::<__m128i, 2, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
+            modes::advance_mul(tw, 2)
+        });
+        modes::xts::<__m128i, 1, NR, DEC>(&k, &mut io, tweak, i, n, |tw| modes::advance_mul(tw, 1));
+    }
+}
+
+#[target_feature(enable = "aes")]
+fn serial_kernel<const NR: usize, const D: bool>(
+    keys: &Keys,
+    mode: Serial,
+    iv: &mut Block,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    // SAFETY: `aes` is enabled here; the caller passes `n` blocks at `src` and `dst`.
+    unsafe { modes::serial::<NR>(keys, mode, iv, src, dst, n) }
+}
+
+/// CTR over the whole blocks of `io` from counter block `c` (last word not wrapping).
+pub(super) fn ctr32(keys: &Keys, _t: AesNi, c: &Block, io: InOut<'_>) {
+    // SAFETY: the token proves AES-NI.
+    unsafe { by_rounds!(keys, ctr_kernel, false, keys, c, io) }
+}
+
+/// CBC (`dec`) or CFB (`!dec`) decryption of the whole blocks of `io`.
+pub(super) fn chain_dec(keys: &Keys, _t: AesNi, iv: &mut Block, io: InOut<'_>, cbc: bool) {
+    // SAFETY: the token proves AES-NI.
+    unsafe {
+        if cbc {
+            by_rounds!(keys, chain_kernel, true, keys, iv, io)
+        } else {
+            by_rounds!(keys, chain_kernel, false, keys, iv, io)
+        }
+    }
+}
+
+/// XTS over the whole blocks of `io` with the encrypted tweak `tweak`.
+pub(super) fn xts(keys: &Keys, _t: AesNi, tweak: &mut Block, io: InOut<'_>, dec: bool) {
+    // SAFETY: the token proves AES-NI.
+    unsafe {
+        if dec {
+            by_rounds!(keys, xts_kernel, true, keys, tweak, io)
+        } else {
+            by_rounds!(keys, xts_kernel, false, keys, tweak, io)
+        }
+    }
+}
+
+/// A serial mode over `n` blocks at `src`, written to `dst` (unless [`Serial::Mac`]).
+///
+/// # Safety
+///
+/// `src` is readable and `dst` writable (they may be equal) for `16 * n` bytes.
+pub(super) unsafe fn serial(
+    keys: &Keys,
+    _t: AesNi,
+    mode: Serial,
+    iv: &mut Block,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    // SAFETY: the token proves the features; the caller vouches for the pointers.
+    unsafe { by_rounds!(keys, serial_kernel, false, keys, mode, iv, src, dst, n) }
 }
