@@ -1,9 +1,14 @@
 //! Hazardous materials: explicit backend choice, for tests, benchmarks and fuzzing.
 //!
-//! Everything here is also reachable through the normal types (`Aes::with_backend`); this
-//! module gathers it under one name so code that pins a backend says so.
+//! Everything here is also reachable through the normal types (`Aes::with_backend`,
+//! `Sha256::with_backend`, ...); this module gathers the backend enums under one name so
+//! code that pins a backend says so.
 
+pub use crate::aead::ghash::Backend as GhashBackend;
 pub use crate::block::aes::Backend as AesBackend;
+pub use crate::hash::sha1::Backend as Sha1Backend;
+pub use crate::hash::sha2::{Sha256Backend, Sha512Backend};
+pub use crate::hash::sha3::Backend as KeccakBackend;
 
 /// The AES backends available on this CPU now (after the `SHYFR_CPU` override).
 pub fn aes_backends() -> impl Iterator<Item = AesBackend> {

@@ -23,7 +23,7 @@
 //!
 //! * `std` (default): run-time detection through the OS where needed, `SHYFR_CPU`,
 //!   `std::error::Error` impls. Without it the crate is `no_std` (+ `alloc` with `alloc`).
-//! * `hazmat`: [`hazmat`], the explicit-backend constructors gathered for tests, benchmarks
+//! * `hazmat`: the `hazmat` module, the explicit-backend constructors gathered for tests, benchmarks
 //!   and fuzzing.
 //! * `parallel`: multi-core bulk paths (ECB, CTR, CBC decryption, XTS over many data units)
 //!   with `rayon`, for buffers of at least [`mode::PARALLEL_MIN_LEN`]; the output is
