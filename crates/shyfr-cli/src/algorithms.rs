@@ -173,11 +173,16 @@ pub static ALGORITHMS: &[Algorithm] = &[
     hash_row!("sha256", "sha256", Operation::Hash, sha_hash),
     hash_row!("sha384", "sha512", Operation::Hash, sha_hash),
     hash_row!("sha512", "sha512", Operation::Hash, sha_hash),
+    hash_row!("sha512-224", "sha512", Operation::Hash, sha_hash),
     hash_row!("sha512-256", "sha512", Operation::Hash, sha_hash),
     hash_row!("hmac-sha256", "sha256", Operation::Mac, sha_hash),
     hash_row!("hmac-sha512", "sha512", Operation::Mac, sha_hash),
+    hash_row!("sha3-224", "keccak", Operation::Hash, keccak_hash),
     hash_row!("sha3-256", "keccak", Operation::Hash, keccak_hash),
+    hash_row!("sha3-384", "keccak", Operation::Hash, keccak_hash),
     hash_row!("sha3-512", "keccak", Operation::Hash, keccak_hash),
+    hash_row!("cshake128", "keccak", Operation::Hash, keccak_hash),
+    hash_row!("cshake256", "keccak", Operation::Hash, keccak_hash),
     hash_row!("shake128", "keccak", Operation::Hash, keccak_hash),
     hash_row!("shake256", "keccak", Operation::Hash, keccak_hash),
     hash_row!("kmac128", "keccak", Operation::Mac, keccak_hash),
@@ -524,14 +529,23 @@ fn unsteerable(alg: &Algorithm) -> String {
     )
 }
 
+/// A runner for a fixed-output hash state (or the error that prevented setting it up).
+fn plain<H: shyfr::hash::Hash + 'static>(
+    h: Result<H, shyfr::Error>,
+    name: &str,
+) -> Result<Runner, String> {
+    let h = h.map_err(|e| format!("{name}: {e}"))?;
+    Ok(hash_runner(h, |h, d| h.update(d), |h| h.finalize()))
+}
+
 /// [`Setup`] for SHA-1, SHA-2 and HMAC-SHA-2: one digest or tag of the whole buffer per
 /// pass, on the backend of the compression function named on the command line.
 fn sha_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
     use shyfr::hash::sha1::{Backend as B1, Sha1};
     use shyfr::hash::sha2::{
-        Sha224, Sha256, Sha256Backend as B256, Sha384, Sha512, Sha512Backend as B512, Sha512_256,
+        Sha224, Sha256, Sha256Backend as B256, Sha384, Sha512, Sha512Backend as B512, Sha512_224,
+        Sha512_256,
     };
-    use shyfr::hash::Hash;
     use shyfr::mac::hmac::Hmac;
     fn pick<B: Copy>(
         alg: &Algorithm,
@@ -543,10 +557,6 @@ fn sha_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Pr
             None => Ok(best),
             Some(n) => from_name(n).ok_or_else(|| format!("{}: no backend called '{n}'", alg.name)),
         }
-    }
-    fn plain<H: Hash + 'static>(h: Result<H, shyfr::Error>, name: &str) -> Result<Runner, String> {
-        let h = h.map_err(|e| format!("{name}: {e}"))?;
-        Ok(hash_runner(h, |h, d| h.update(d), |h| h.finalize()))
     }
     let key = bench_key(alg.key_len);
     let (run, backend) = match alg.name {
@@ -578,6 +588,7 @@ fn sha_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Pr
             let run = match alg.name {
                 "sha384" => plain(Sha384::with_backend(b), alg.name)?,
                 "sha512" => plain(Sha512::with_backend(b), alg.name)?,
+                "sha512-224" => plain(Sha512_224::with_backend(b), alg.name)?,
                 "sha512-256" => plain(Sha512_256::with_backend(b), alg.name)?,
                 _ => {
                     // An HMAC key runs on the hash's default backend; steer it with --cpu.
@@ -597,11 +608,24 @@ fn sha_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Pr
     Ok(Prepared { backend, run })
 }
 
+/// A runner for an extendable-output function: absorb the buffer, read `n` bytes (at most 64).
+fn xof_runner<X: shyfr::hash::Xof + 'static>(x: X, n: usize) -> Runner {
+    use shyfr::hash::XofReader;
+    repeat(move |buf| {
+        let mut x = x.clone();
+        x.update(buf);
+        let mut out = [0u8; 64];
+        x.finalize_xof().read(&mut out[..n]);
+        black_box(out);
+    })
+}
+
 /// [`Setup`] for the Keccak-based rows: one digest (or 32/64-byte output, or tag) of the
 /// whole buffer per pass.
 fn keccak_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
-    use shyfr::hash::sha3::{Backend, Sha3_256, Sha3_512, Shake128, Shake256};
-    use shyfr::hash::XofReader;
+    use shyfr::hash::sha3::{
+        Backend, CShake128, CShake256, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256,
+    };
     use shyfr::mac::kmac::{Kmac128, Kmac256};
     let b = match backend {
         None => Backend::best(),
@@ -611,42 +635,20 @@ fn keccak_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result
     let unusable = |e: shyfr::Error| format!("{}: cannot use backend {}: {e}", alg.name, b.name());
     let key = bench_key(alg.key_len);
     let run = match alg.name {
-        "sha3-256" => {
-            let h = Sha3_256::with_backend(b).map_err(unusable)?;
-            repeat(move |buf| {
-                let mut h = h.clone();
-                h.update(buf);
-                black_box(h.finalize());
-            })
-        }
-        "sha3-512" => {
-            let h = Sha3_512::with_backend(b).map_err(unusable)?;
-            repeat(move |buf| {
-                let mut h = h.clone();
-                h.update(buf);
-                black_box(h.finalize());
-            })
-        }
-        "shake128" | "shake256" => {
-            let (x128, x256) = if alg.name == "shake128" {
-                (Some(Shake128::with_backend(b).map_err(unusable)?), None)
-            } else {
-                (None, Some(Shake256::with_backend(b).map_err(unusable)?))
-            };
-            repeat(move |buf| {
-                let mut out = [0u8; 64];
-                if let Some(x) = &x128 {
-                    let mut x = x.clone();
-                    x.update(buf);
-                    x.finalize_xof().read(&mut out[..32]);
-                } else if let Some(x) = &x256 {
-                    let mut x = x.clone();
-                    x.update(buf);
-                    x.finalize_xof().read(&mut out);
-                }
-                black_box(out);
-            })
-        }
+        "sha3-224" => plain(Sha3_224::with_backend(b), alg.name)?,
+        "sha3-256" => plain(Sha3_256::with_backend(b), alg.name)?,
+        "sha3-384" => plain(Sha3_384::with_backend(b), alg.name)?,
+        "sha3-512" => plain(Sha3_512::with_backend(b), alg.name)?,
+        "shake128" => xof_runner(Shake128::with_backend(b).map_err(unusable)?, 32),
+        "shake256" => xof_runner(Shake256::with_backend(b).map_err(unusable)?, 64),
+        "cshake128" => xof_runner(
+            CShake128::with_backend(b"", b"shyfr speed", b).map_err(unusable)?,
+            32,
+        ),
+        "cshake256" => xof_runner(
+            CShake256::with_backend(b"", b"shyfr speed", b).map_err(unusable)?,
+            64,
+        ),
         "kmac128" => {
             let k = Kmac128::with_backend(&key, b"", b).map_err(unusable)?;
             repeat(move |buf| {
