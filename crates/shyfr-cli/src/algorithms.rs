@@ -163,6 +163,24 @@ pub static ALGORITHMS: &[Algorithm] = &[
         operations: &[Operation::Mac],
         setup: aes_mode,
     },
+    Algorithm {
+        name: "aes-128-kw",
+        family: "aes",
+        key_len: 16,
+        block_len: 8,
+        operations: &[Operation::Encrypt],
+        setup: aes_kw,
+    },
+    Algorithm {
+        name: "aes-256-kw",
+        family: "aes",
+        key_len: 32,
+        block_len: 8,
+        operations: &[Operation::Encrypt],
+        setup: aes_kw,
+    },
+    hash_row!("aes-128-gmac", "aes", Operation::Mac, aes_gmac),
+    hash_row!("aes-256-gmac", "aes", Operation::Mac, aes_gmac),
     aead_row!("aes-128-gcm", 16, aes_gcm),
     aead_row!("aes-192-gcm", 24, aes_gcm),
     aead_row!("aes-256-gcm", 32, aes_gcm),
@@ -175,8 +193,11 @@ pub static ALGORITHMS: &[Algorithm] = &[
     hash_row!("sha512", "sha512", Operation::Hash, sha_hash),
     hash_row!("sha512-224", "sha512", Operation::Hash, sha_hash),
     hash_row!("sha512-256", "sha512", Operation::Hash, sha_hash),
+    hash_row!("hmac-sha1", "sha1", Operation::Mac, hmac_any),
     hash_row!("hmac-sha256", "sha256", Operation::Mac, sha_hash),
+    hash_row!("hmac-sha384", "sha512", Operation::Mac, hmac_any),
     hash_row!("hmac-sha512", "sha512", Operation::Mac, sha_hash),
+    hash_row!("hmac-sha3-256", "keccak", Operation::Mac, hmac_any),
     hash_row!("sha3-224", "keccak", Operation::Hash, keccak_hash),
     hash_row!("sha3-256", "keccak", Operation::Hash, keccak_hash),
     hash_row!("sha3-384", "keccak", Operation::Hash, keccak_hash),
@@ -425,6 +446,77 @@ fn aes_mode(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Pre
     };
     Ok(Prepared {
         backend: b.name(),
+        run,
+    })
+}
+
+/// [`Setup`] for AES key wrap (RFC 3394): wraps the whole buffer (a multiple of 8 bytes, at
+/// least 16) per pass.
+fn aes_kw(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
+    let b = aes_backend(alg, backend)?;
+    let aes = Aes::with_backend(&bench_key(alg.key_len), b)
+        .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
+    let kw = shyfr::mode::kw::Kw::new(aes).map_err(|e| format!("{}: {e}", alg.name))?;
+    let mut out = Vec::new();
+    let run = repeat(move |buf| {
+        out.resize(buf.len() + 8, 0);
+        kw.wrap(buf, &mut out).expect("sizes checked");
+        black_box(&out);
+    });
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
+}
+
+/// [`Setup`] for GMAC: the tag of the whole buffer as authenticated data.
+fn aes_gmac(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
+    let b = aes_backend(alg, backend)?;
+    let key_len = if alg.name.contains("256") { 32 } else { 16 };
+    let gcm = shyfr::aead::gcm::AesGcm::with_backends(
+        &bench_key(key_len),
+        b,
+        shyfr::aead::ghash::Backend::best(),
+    )
+    .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
+    const NONCE: [u8; 12] = [5; 12];
+    let run = repeat(move |buf| {
+        black_box(gcm.gmac(&NONCE, buf).expect("within limits"));
+    });
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
+}
+
+/// [`Setup`] for the HMAC rows over any hash, on the hash's default backend.
+fn hmac_any(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
+    use shyfr::hash::sha1::Sha1;
+    use shyfr::hash::sha2::Sha384;
+    use shyfr::hash::sha3::Sha3_256;
+    use shyfr::hash::Hash;
+    use shyfr::mac::hmac::Hmac;
+    fn run<H: Hash + 'static>(key: &[u8]) -> Runner {
+        hash_runner(Hmac::<H>::new(key), |m, d| m.update(d), |m| m.finalize())
+    }
+    let default = alg
+        .backends()
+        .into_iter()
+        .find(|b| b.selected)
+        .map(|b| b.backend)
+        .unwrap_or("soft");
+    if backend.is_some_and(|b| b != default) {
+        return Err(unsteerable(alg));
+    }
+    let key = bench_key(alg.key_len);
+    let run = match alg.name {
+        "hmac-sha1" => run::<Sha1>(&key),
+        "hmac-sha384" => run::<Sha384>(&key),
+        "hmac-sha3-256" => run::<Sha3_256>(&key),
+        other => return Err(format!("no HMAC set-up for {other}")),
+    };
+    Ok(Prepared {
+        backend: default,
         run,
     })
 }
