@@ -143,11 +143,9 @@ fn input(n: usize) -> Vec<u8> {
         .collect()
 }
 
-/// Runs every implementation of `row` once on the same input; all must match shyfr.
-fn check(row: &Row, ops: &mut [(Peer, Op)]) -> Result<(), String> {
-    // Past a round number of blocks, and a whole number of granules.
-    let n = 1024 + 48 + 1;
-    let n = n - n % row.granule;
+/// Runs every implementation of `row` once on the same `n`-byte input; all must give
+/// shyfr's output (buffer and digest or tag).
+fn check(row: &Row, ops: &mut [(Peer, Op)], n: usize) -> Result<(), String> {
     let mut want: Option<(Vec<u8>, Vec<u8>)> = None;
     for (peer, op) in ops.iter_mut() {
         let mut buf = input(n);
@@ -203,7 +201,11 @@ fn measure(op: &mut Op, buf: &mut [u8], secs: f64) -> f64 {
 
 fn main() {
     let args = Args::parse();
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    // As it would be typed from the repository root (the binary's own path varies).
+    let command = std::iter::once("cargo run --release -p shyfr-bench --".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
     if args.trials == 0 || args.seconds.is_nan() || args.seconds <= 0.0 || args.sizes.is_empty() {
         eprintln!("shyfr-bench: need --trials >= 1, --seconds > 0 and at least one size");
         std::process::exit(2);
@@ -255,7 +257,9 @@ fn main() {
     let mut lines = Vec::new();
     for row in &rows {
         let mut ops: Vec<(Peer, Op)> = row.impls.iter().map(|(p, make)| (*p, make())).collect();
-        if let Err(e) = check(row, &mut ops) {
+        // Past a round number of blocks; a whole number of granules.
+        let n = (1024 + 48 + 1) / row.granule * row.granule;
+        if let Err(e) = check(row, &mut ops, n) {
             eprintln!("shyfr-bench: {e}");
             std::process::exit(1);
         }
@@ -443,4 +447,30 @@ fn markdown(r: &Report) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every peer gives shyfr's output, on every row, at sizes around block boundaries.
+    #[test]
+    fn peers_agree_with_shyfr() {
+        for row in ROWS {
+            let mut ops: Vec<(Peer, Op)> = row.impls.iter().map(|(p, make)| (*p, make())).collect();
+            assert_eq!(ops[0].0, Peer::Shyfr, "{}: shyfr comes first", row.name);
+            for n in [16, 64, 112, 128, 129, 1000, 4096 + 48, 16384] {
+                if n % row.granule == 0 {
+                    check(row, &mut ops, n).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(999.4), "999");
+        assert_eq!(thousands(1234.0), "1,234");
+        assert_eq!(thousands(1234567.0), "1,234,567");
+    }
 }
