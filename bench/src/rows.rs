@@ -1,0 +1,663 @@
+//! What is measured: one [`Row`] per algorithm, with shyfr's set-up and each peer's.
+//!
+//! Every set-up keys its implementation once (key schedule, HMAC pads, GHASH powers are not
+//! timed) and returns an [`Op`] that processes one whole buffer per call, the way a user of
+//! that library's ordinary API would: AEADs seal in place with a fresh 12- (GCM) or 13-byte
+//! (CCM) nonce set-up each call, no AAD, 16-byte tag; hashes hash the buffer from a fresh
+//! state; MACs tag it from the keyed state; SHAKE128 squeezes 32 bytes; KMAC128 gives a
+//! 32-byte tag with an empty customization string. All implementations of a row get the same
+//! key and nonce, and `main` checks that they agree on the output before timing them.
+//!
+//! Adding an algorithm is one entry in [`ROWS`]. Peers that lack an algorithm are simply left
+//! out of its entry.
+
+use std::hint::black_box;
+
+use openssl_sys as ffi;
+
+use crate::ossl;
+
+/// One pass over a buffer: processes `buf` in place (ciphers) and writes any digest or tag
+/// into `out` (64 bytes), returning its length.
+pub type Op = Box<dyn FnMut(&mut [u8], &mut [u8]) -> usize>;
+
+/// Builds an [`Op`] (keyed, ready to run).
+pub type Make = fn() -> Op;
+
+/// The implementations compared, in column order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// This crate.
+    Shyfr,
+    /// The system libcrypto through the `openssl` crate.
+    OpenSsl,
+    /// The RustCrypto crates (`aes`, `aes-gcm`, `ccm`, `sha2`, `sha3`, `shake`, `hmac`).
+    RustCrypto,
+    /// `ring`.
+    Ring,
+    /// `aws-lc-rs`.
+    AwsLc,
+}
+
+impl Peer {
+    /// Every implementation, in column order.
+    pub const ALL: [Peer; 5] = [
+        Peer::Shyfr,
+        Peer::OpenSsl,
+        Peer::RustCrypto,
+        Peer::Ring,
+        Peer::AwsLc,
+    ];
+
+    /// Column name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Peer::Shyfr => "shyfr",
+            Peer::OpenSsl => "openssl",
+            Peer::RustCrypto => "rustcrypto",
+            Peer::Ring => "ring",
+            Peer::AwsLc => "aws-lc-rs",
+        }
+    }
+}
+
+/// One algorithm: shyfr's implementation and the peers that have it.
+pub struct Row {
+    /// Name, as in `shyfr speed`.
+    pub name: &'static str,
+    /// What one pass does, for the report.
+    pub operation: &'static str,
+    /// Buffer sizes must be a multiple of this (16 for ECB, 1 otherwise).
+    pub granule: usize,
+    /// Every implementation of the row, shyfr first.
+    pub impls: &'static [(Peer, Make)],
+}
+
+/// A fixed key of `len` bytes (the same for every implementation).
+pub fn key(len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(29).wrapping_add(7))
+        .collect()
+}
+
+const NONCE: [u8; 13] = [
+    0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88, 0x01,
+];
+const GCM_NONCE_LEN: usize = 12;
+const CCM_NONCE_LEN: usize = 13;
+const TAG_LEN: usize = 16;
+
+// ---- AES-ECB -------------------------------------------------------------------------
+
+fn shyfr_ecb(klen: usize) -> Op {
+    let c = shyfr::aes::Aes::new_from_slice(&key(klen)).expect("key");
+    Box::new(move |buf, _| {
+        c.encrypt_blocks(buf).expect("whole blocks");
+        0
+    })
+}
+
+fn ossl_ecb(cipher: *const ffi::EVP_CIPHER, klen: usize) -> Op {
+    let mut c = ossl::Cipher::new(cipher, &key(klen));
+    Box::new(move |buf, _| {
+        c.update(buf);
+        0
+    })
+}
+
+fn rc_ecb<C>() -> Op
+where
+    C: aes::cipher::KeyInit
+        + aes::cipher::BlockCipherEncrypt<BlockSize = aes::cipher::consts::U16>
+        + 'static,
+{
+    let c = C::new_from_slice(&key(C::key_size())).expect("key");
+    Box::new(move |buf, _| {
+        let (blocks, rest) = aes::cipher::Array::slice_as_chunks_mut(buf);
+        debug_assert!(rest.is_empty());
+        c.encrypt_blocks(blocks);
+        0
+    })
+}
+
+fn awslc_ecb(alg: &'static aws_lc_rs::cipher::Algorithm, klen: usize) -> Op {
+    use aws_lc_rs::cipher::{EncryptingKey, UnboundCipherKey};
+    let k = EncryptingKey::ecb(UnboundCipherKey::new(alg, &key(klen)).expect("key")).expect("ecb");
+    Box::new(move |buf, _| {
+        black_box(k.encrypt(buf).expect("whole blocks"));
+        0
+    })
+}
+
+// ---- AES-GCM -------------------------------------------------------------------------
+
+fn shyfr_gcm(klen: usize) -> Op {
+    let c = shyfr::aead::gcm::AesGcm::new_from_slice(&key(klen)).expect("key");
+    Box::new(move |buf, out| {
+        let tag = c
+            .seal_in_place(&NONCE[..GCM_NONCE_LEN], b"", buf)
+            .expect("seal");
+        out[..TAG_LEN].copy_from_slice(tag.as_ref());
+        TAG_LEN
+    })
+}
+
+/// OpenSSL AEAD through `CipherCtx`: keyed once; per message the nonce is set (and for CCM
+/// the length), then update in place, final, get the tag.
+fn ossl_aead(
+    cipher: &'static openssl::cipher::CipherRef,
+    klen: usize,
+    nonce_len: usize,
+    ccm: bool,
+) -> Op {
+    use openssl::cipher_ctx::CipherCtx;
+    let mut ctx = CipherCtx::new().expect("ctx");
+    ctx.encrypt_init(Some(cipher), None, None).expect("init");
+    ctx.set_iv_length(nonce_len).expect("iv length");
+    if ccm {
+        ctx.set_tag_length(TAG_LEN).expect("tag length");
+    }
+    ctx.encrypt_init(None, Some(&key(klen)), None).expect("key");
+    Box::new(move |buf, out| {
+        ctx.encrypt_init(None, None, Some(&NONCE[..nonce_len]))
+            .expect("nonce");
+        if ccm {
+            ctx.set_data_len(buf.len()).expect("length");
+        }
+        let n = buf.len();
+        ctx.cipher_update_inplace(buf, n).expect("update");
+        ctx.cipher_final(&mut []).expect("final");
+        ctx.tag(&mut out[..TAG_LEN]).expect("tag");
+        TAG_LEN
+    })
+}
+
+fn rc_aead<A>(nonce_len: usize) -> Op
+where
+    A: aes_gcm::aead::AeadInOut + aes_gcm::aead::KeyInit + 'static,
+{
+    let c = A::new_from_slice(&key(A::key_size())).expect("key");
+    let nonce = aes_gcm::aead::Nonce::<A>::try_from(&NONCE[..nonce_len]).expect("nonce length");
+    Box::new(move |buf, out| {
+        let tag = c
+            .encrypt_inout_detached(&nonce, b"", buf.into())
+            .expect("seal");
+        out[..tag.len()].copy_from_slice(&tag);
+        tag.len()
+    })
+}
+
+/// `ring` and `aws-lc-rs` share this API (`LessSafeKey`, one nonce per call).
+macro_rules! ring_like_gcm {
+    ($fn:ident, $krate:ident) => {
+        fn $fn(alg: &'static $krate::aead::Algorithm, klen: usize) -> Op {
+            use $krate::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
+            let k = LessSafeKey::new(UnboundKey::new(alg, &key(klen)).expect("key"));
+            let mut n = [0u8; 12];
+            n.copy_from_slice(&NONCE[..12]);
+            Box::new(move |buf, out| {
+                let tag = k
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(n), Aad::empty(), buf)
+                    .expect("seal");
+                out[..TAG_LEN].copy_from_slice(tag.as_ref());
+                TAG_LEN
+            })
+        }
+    };
+}
+ring_like_gcm!(ring_gcm, ring);
+ring_like_gcm!(awslc_gcm, aws_lc_rs);
+
+// ---- AES-CCM -------------------------------------------------------------------------
+
+fn shyfr_ccm(klen: usize) -> Op {
+    let c = shyfr::aead::ccm::AesCcm::new_from_slice(&key(klen)).expect("key");
+    Box::new(move |buf, out| {
+        let tag = c
+            .seal_in_place(&NONCE[..CCM_NONCE_LEN], b"", buf)
+            .expect("seal");
+        out[..TAG_LEN].copy_from_slice(tag.as_ref());
+        TAG_LEN
+    })
+}
+
+// ---- Hashes --------------------------------------------------------------------------
+
+fn shyfr_hash<H: shyfr::hash::Hash + 'static>() -> Op {
+    let fresh = H::new();
+    Box::new(move |buf, out| {
+        let mut h = fresh.clone();
+        h.update(buf);
+        let d = h.finalize();
+        let d = d.as_ref();
+        out[..d.len()].copy_from_slice(d);
+        d.len()
+    })
+}
+
+/// OpenSSL `Hasher` reused across messages (`finish` leaves it ready for the next one).
+fn ossl_hash(md: openssl::hash::MessageDigest) -> Op {
+    let mut h = openssl::hash::Hasher::new(md).expect("hasher");
+    Box::new(move |buf, out| {
+        h.update(buf).expect("update");
+        let d = h.finish().expect("finish");
+        out[..d.len()].copy_from_slice(&d);
+        d.len()
+    })
+}
+
+fn rc_hash<D: sha2::Digest + 'static>() -> Op {
+    Box::new(move |buf, out| {
+        let d = D::digest(buf);
+        out[..d.len()].copy_from_slice(&d);
+        d.len()
+    })
+}
+
+fn ring_hash(alg: &'static ring::digest::Algorithm) -> Op {
+    Box::new(move |buf, out| {
+        let d = ring::digest::digest(alg, buf);
+        let d = d.as_ref();
+        out[..d.len()].copy_from_slice(d);
+        d.len()
+    })
+}
+
+fn awslc_hash(alg: &'static aws_lc_rs::digest::Algorithm) -> Op {
+    Box::new(move |buf, out| {
+        let d = aws_lc_rs::digest::digest(alg, buf);
+        let d = d.as_ref();
+        out[..d.len()].copy_from_slice(d);
+        d.len()
+    })
+}
+
+// ---- SHAKE128 (32 bytes out) ---------------------------------------------------------
+
+const SHAKE_OUT: usize = 32;
+
+fn shyfr_shake128() -> Op {
+    use shyfr::hash::XofReader;
+    let fresh = shyfr::hash::sha3::Shake128::new();
+    Box::new(move |buf, out| {
+        let mut x = fresh.clone();
+        x.update(buf);
+        x.finalize_xof().read(&mut out[..SHAKE_OUT]);
+        SHAKE_OUT
+    })
+}
+
+fn ossl_shake128() -> Op {
+    let mut h =
+        openssl::hash::Hasher::new(openssl::hash::MessageDigest::shake_128()).expect("hasher");
+    Box::new(move |buf, out| {
+        h.update(buf).expect("update");
+        h.finish_xof(&mut out[..SHAKE_OUT]).expect("finish");
+        SHAKE_OUT
+    })
+}
+
+fn rc_shake128() -> Op {
+    use shake::digest::{ExtendableOutput, Update};
+    Box::new(move |buf, out| {
+        let mut x = shake::Shake128::default();
+        x.update(buf);
+        x.finalize_xof_into(&mut out[..SHAKE_OUT]);
+        SHAKE_OUT
+    })
+}
+
+// ---- HMAC ----------------------------------------------------------------------------
+
+const HMAC_KEY_LEN: usize = 32;
+
+fn shyfr_hmac<H: shyfr::hash::Hash + 'static>() -> Op {
+    let keyed = shyfr::mac::hmac::Hmac::<H>::new(&key(HMAC_KEY_LEN));
+    Box::new(move |buf, out| {
+        let mut m = keyed.clone();
+        m.update(buf);
+        let t = m.finalize();
+        let t = t.as_ref();
+        out[..t.len()].copy_from_slice(t);
+        t.len()
+    })
+}
+
+fn ossl_mac(
+    alg: &'static std::ffi::CStr,
+    digest: Option<&'static std::ffi::CStr>,
+    klen: usize,
+) -> Op {
+    let m = ossl::Mac::new(alg, digest, &key(klen));
+    Box::new(move |buf, out| m.mac(buf, out))
+}
+
+fn rc_hmac<D>() -> Op
+where
+    D: hmac::EagerHash + 'static,
+    hmac::Hmac<D>: hmac::KeyInit + hmac::Mac + Clone,
+{
+    use hmac::{KeyInit, Mac};
+    let keyed = <hmac::Hmac<D> as KeyInit>::new_from_slice(&key(HMAC_KEY_LEN)).expect("key");
+    Box::new(move |buf, out| {
+        let mut m = keyed.clone();
+        m.update(buf);
+        let t = m.finalize().into_bytes();
+        out[..t.len()].copy_from_slice(&t);
+        t.len()
+    })
+}
+
+fn ring_hmac(alg: ring::hmac::Algorithm) -> Op {
+    let k = ring::hmac::Key::new(alg, &key(HMAC_KEY_LEN));
+    Box::new(move |buf, out| {
+        let t = ring::hmac::sign(&k, buf);
+        let t = t.as_ref();
+        out[..t.len()].copy_from_slice(t);
+        t.len()
+    })
+}
+
+fn awslc_hmac(alg: aws_lc_rs::hmac::Algorithm) -> Op {
+    let k = aws_lc_rs::hmac::Key::new(alg, &key(HMAC_KEY_LEN));
+    Box::new(move |buf, out| {
+        let t = aws_lc_rs::hmac::sign(&k, buf);
+        let t = t.as_ref();
+        out[..t.len()].copy_from_slice(t);
+        t.len()
+    })
+}
+
+// ---- KMAC128 (32-byte tag, empty customization) ----------------------------------------
+
+const KMAC_KEY_LEN: usize = 32;
+const KMAC_TAG: usize = 32;
+
+fn shyfr_kmac128() -> Op {
+    let keyed = shyfr::mac::kmac::Kmac128::new(&key(KMAC_KEY_LEN), b"").expect("key");
+    Box::new(move |buf, out| {
+        let mut m = keyed.clone();
+        m.update(buf);
+        m.finalize_into(&mut out[..KMAC_TAG]).expect("tag length");
+        KMAC_TAG
+    })
+}
+
+// ---- The table -----------------------------------------------------------------------
+
+use shyfr::hash::sha2 as s2;
+use shyfr::hash::sha3 as s3;
+use Peer::*;
+
+/// Every row measured. CTR, CBC, XTS and CMAC rows come when shyfr has those modes.
+pub static ROWS: &[Row] = &[
+    Row {
+        name: "aes-128-ecb",
+        operation: "encrypt",
+        granule: 16,
+        impls: &[
+            (Shyfr, || shyfr_ecb(16)),
+            // SAFETY: EVP_aes_*_ecb return static tables.
+            (OpenSsl, || ossl_ecb(unsafe { ffi::EVP_aes_128_ecb() }, 16)),
+            (RustCrypto, rc_ecb::<aes::Aes128>),
+            (AwsLc, || awslc_ecb(&aws_lc_rs::cipher::AES_128, 16)),
+        ],
+    },
+    Row {
+        name: "aes-192-ecb",
+        operation: "encrypt",
+        granule: 16,
+        impls: &[
+            (Shyfr, || shyfr_ecb(24)),
+            // SAFETY: as above.
+            (OpenSsl, || ossl_ecb(unsafe { ffi::EVP_aes_192_ecb() }, 24)),
+            (RustCrypto, rc_ecb::<aes::Aes192>),
+            (AwsLc, || awslc_ecb(&aws_lc_rs::cipher::AES_192, 24)),
+        ],
+    },
+    Row {
+        name: "aes-256-ecb",
+        operation: "encrypt",
+        granule: 16,
+        impls: &[
+            (Shyfr, || shyfr_ecb(32)),
+            // SAFETY: as above.
+            (OpenSsl, || ossl_ecb(unsafe { ffi::EVP_aes_256_ecb() }, 32)),
+            (RustCrypto, rc_ecb::<aes::Aes256>),
+            (AwsLc, || awslc_ecb(&aws_lc_rs::cipher::AES_256, 32)),
+        ],
+    },
+    Row {
+        name: "aes-128-gcm",
+        operation: "seal",
+        granule: 1,
+        impls: &[
+            (Shyfr, || shyfr_gcm(16)),
+            (OpenSsl, || {
+                ossl_aead(
+                    openssl::cipher::Cipher::aes_128_gcm(),
+                    16,
+                    GCM_NONCE_LEN,
+                    false,
+                )
+            }),
+            (RustCrypto, || rc_aead::<aes_gcm::Aes128Gcm>(GCM_NONCE_LEN)),
+            (Ring, || ring_gcm(&ring::aead::AES_128_GCM, 16)),
+            (AwsLc, || awslc_gcm(&aws_lc_rs::aead::AES_128_GCM, 16)),
+        ],
+    },
+    Row {
+        name: "aes-256-gcm",
+        operation: "seal",
+        granule: 1,
+        impls: &[
+            (Shyfr, || shyfr_gcm(32)),
+            (OpenSsl, || {
+                ossl_aead(
+                    openssl::cipher::Cipher::aes_256_gcm(),
+                    32,
+                    GCM_NONCE_LEN,
+                    false,
+                )
+            }),
+            (RustCrypto, || rc_aead::<aes_gcm::Aes256Gcm>(GCM_NONCE_LEN)),
+            (Ring, || ring_gcm(&ring::aead::AES_256_GCM, 32)),
+            (AwsLc, || awslc_gcm(&aws_lc_rs::aead::AES_256_GCM, 32)),
+        ],
+    },
+    Row {
+        name: "aes-128-ccm",
+        operation: "seal",
+        granule: 1,
+        impls: &[
+            (Shyfr, || shyfr_ccm(16)),
+            (OpenSsl, || {
+                ossl_aead(
+                    openssl::cipher::Cipher::aes_128_ccm(),
+                    16,
+                    CCM_NONCE_LEN,
+                    true,
+                )
+            }),
+            (RustCrypto, || {
+                rc_aead::<ccm::Ccm<aes::Aes128, ccm::consts::U16, ccm::consts::U13>>(CCM_NONCE_LEN)
+            }),
+        ],
+    },
+    Row {
+        name: "aes-256-ccm",
+        operation: "seal",
+        granule: 1,
+        impls: &[
+            (Shyfr, || shyfr_ccm(32)),
+            (OpenSsl, || {
+                ossl_aead(
+                    openssl::cipher::Cipher::aes_256_ccm(),
+                    32,
+                    CCM_NONCE_LEN,
+                    true,
+                )
+            }),
+            (RustCrypto, || {
+                rc_aead::<ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>>(CCM_NONCE_LEN)
+            }),
+        ],
+    },
+    Row {
+        name: "sha1",
+        operation: "hash",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hash::<shyfr::hash::sha1::Sha1>),
+            (OpenSsl, || ossl_hash(openssl::hash::MessageDigest::sha1())),
+            (Ring, || ring_hash(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY)),
+            (AwsLc, || {
+                awslc_hash(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY)
+            }),
+        ],
+    },
+    Row {
+        name: "sha224",
+        operation: "hash",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hash::<s2::Sha224>),
+            (
+                OpenSsl,
+                || ossl_hash(openssl::hash::MessageDigest::sha224()),
+            ),
+            (RustCrypto, rc_hash::<sha2::Sha224>),
+            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA224)),
+        ],
+    },
+    Row {
+        name: "sha256",
+        operation: "hash",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hash::<s2::Sha256>),
+            (
+                OpenSsl,
+                || ossl_hash(openssl::hash::MessageDigest::sha256()),
+            ),
+            (RustCrypto, rc_hash::<sha2::Sha256>),
+            (Ring, || ring_hash(&ring::digest::SHA256)),
+            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA256)),
+        ],
+    },
+    Row {
+        name: "sha384",
+        operation: "hash",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hash::<s2::Sha384>),
+            (
+                OpenSsl,
+                || ossl_hash(openssl::hash::MessageDigest::sha384()),
+            ),
+            (RustCrypto, rc_hash::<sha2::Sha384>),
+            (Ring, || ring_hash(&ring::digest::SHA384)),
+            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA384)),
+        ],
+    },
+    Row {
+        name: "sha512",
+        operation: "hash",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hash::<s2::Sha512>),
+            (
+                OpenSsl,
+                || ossl_hash(openssl::hash::MessageDigest::sha512()),
+            ),
+            (RustCrypto, rc_hash::<sha2::Sha512>),
+            (Ring, || ring_hash(&ring::digest::SHA512)),
+            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA512)),
+        ],
+    },
+    Row {
+        name: "sha512-256",
+        operation: "hash",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hash::<s2::Sha512_256>),
+            (OpenSsl, || {
+                ossl_hash(
+                    openssl::hash::MessageDigest::from_name("SHA512-256").expect("sha512-256"),
+                )
+            }),
+            (RustCrypto, rc_hash::<sha2::Sha512_256>),
+            (Ring, || ring_hash(&ring::digest::SHA512_256)),
+            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA512_256)),
+        ],
+    },
+    Row {
+        name: "sha3-256",
+        operation: "hash",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hash::<s3::Sha3_256>),
+            (OpenSsl, || {
+                ossl_hash(openssl::hash::MessageDigest::sha3_256())
+            }),
+            (RustCrypto, rc_hash::<sha3::Sha3_256>),
+            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA3_256)),
+        ],
+    },
+    Row {
+        name: "sha3-512",
+        operation: "hash",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hash::<s3::Sha3_512>),
+            (OpenSsl, || {
+                ossl_hash(openssl::hash::MessageDigest::sha3_512())
+            }),
+            (RustCrypto, rc_hash::<sha3::Sha3_512>),
+            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA3_512)),
+        ],
+    },
+    Row {
+        name: "shake128",
+        operation: "hash (32-byte output)",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_shake128),
+            (OpenSsl, ossl_shake128),
+            (RustCrypto, rc_shake128),
+        ],
+    },
+    Row {
+        name: "hmac-sha256",
+        operation: "mac",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hmac::<s2::Sha256>),
+            (OpenSsl, || ossl_mac(c"HMAC", Some(c"SHA256"), HMAC_KEY_LEN)),
+            (RustCrypto, rc_hmac::<sha2::Sha256>),
+            (Ring, || ring_hmac(ring::hmac::HMAC_SHA256)),
+            (AwsLc, || awslc_hmac(aws_lc_rs::hmac::HMAC_SHA256)),
+        ],
+    },
+    Row {
+        name: "hmac-sha512",
+        operation: "mac",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_hmac::<s2::Sha512>),
+            (OpenSsl, || ossl_mac(c"HMAC", Some(c"SHA512"), HMAC_KEY_LEN)),
+            (RustCrypto, rc_hmac::<sha2::Sha512>),
+            (Ring, || ring_hmac(ring::hmac::HMAC_SHA512)),
+            (AwsLc, || awslc_hmac(aws_lc_rs::hmac::HMAC_SHA512)),
+        ],
+    },
+    Row {
+        name: "kmac128",
+        operation: "mac (32-byte tag)",
+        granule: 1,
+        impls: &[
+            (Shyfr, shyfr_kmac128),
+            (OpenSsl, || ossl_mac(c"KMAC128", None, KMAC_KEY_LEN)),
+        ],
+    },
+];
