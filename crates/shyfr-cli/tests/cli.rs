@@ -442,13 +442,7 @@ fn speed_backend_and_compare_hardware() {
 fn unknown_algorithm_is_a_usage_error() {
     usage_error(
         shyfr(&["speed", "--seconds", "0.02", "aes-128-nope"]),
-        &[
-            "aes-128-nope",
-            "aes-128-ecb",
-            "aes-128-gcm",
-            "sha256",
-            "aes-128-xts",
-        ],
+        &["aes-128-nope", "aes-128-ecb", "aes-128-gcm", "sha256", "aes-128-xts"],
     );
 }
 
