@@ -63,7 +63,8 @@ Ciphers:
   -aes-128-cfb  -aes-192-cfb  -aes-256-cfb    full-block CFB (CFB-128, like OpenSSL)
   -aes-128-cfb8 -aes-192-cfb8 -aes-256-cfb8   CFB-8
   -aes-128-ofb  -aes-192-ofb  -aes-256-ofb
-  -aes-128-ctr  -aes-192-ctr  -aes-256-ctr    128-bit big-endian counter
+  -aes-128-ctr  -aes-192-ctr  -aes-256-ctr    128-bit big-endian counter (wraps to 0,
+                                              like OpenSSL)
   -aes-128-gcm  -aes-192-gcm  -aes-256-gcm    16-byte tag appended; checked on -d, and no
                                               plaintext is written unless it verifies
   -aes-128-xts  -aes-256-xts                  the whole input is one data unit (read into
@@ -376,7 +377,14 @@ enum Stream {
     CfbEnc(CfbEncryptor<Aes>),
     CfbDec(CfbDecryptor<Aes>),
     Ofb(Ofb<Aes>),
-    Ctr(Ctr<Aes>),
+    /// The library refuses to let a counter wrap; OpenSSL wraps the 128-bit counter to 0,
+    /// so at the wrap a fresh `Ctr` from the all-zero counter block takes over.
+    Ctr {
+        ctr: Ctr<Aes>,
+        /// The key for the `Ctr` after the wrap (boxed: a keyed `Aes` is large).
+        aes: Box<Aes>,
+        iv: u128,
+    },
 }
 
 impl Stream {
@@ -407,7 +415,15 @@ impl Stream {
                 Stream::CfbDec(CfbDecryptor::with_segment(aes, &o.iv, seg)?)
             }
             (Mode::Ofb, _) => Stream::Ofb(Ofb::new(aes, &o.iv)?),
-            (Mode::Ctr, _) => Stream::Ctr(Ctr::new(aes, &o.iv)?),
+            (Mode::Ctr, _) => Stream::Ctr {
+                ctr: Ctr::new(aes.clone(), &o.iv)?,
+                aes: Box::new(aes),
+                iv: u128::from_be_bytes(o.iv[..].try_into().map_err(|_| {
+                    Error::InvalidParameter {
+                        what: "ctr iv length",
+                    }
+                })?),
+            },
             (Mode::Gcm | Mode::Xts, _) => {
                 return Err(Error::InvalidParameter {
                     what: "not a streaming mode",
@@ -452,9 +468,29 @@ impl Stream {
             Stream::Ofb(s) => s
                 .apply_keystream_to(input, &mut out[..input.len()])
                 .map(|()| input.len()),
-            Stream::Ctr(s) => s
-                .apply_keystream_to(input, &mut out[..input.len()])
-                .map(|()| input.len()),
+            Stream::Ctr { ctr, aes, iv } => {
+                let out = &mut out[..input.len()];
+                match ctr.apply_keystream_to(input, out) {
+                    Err(Error::TooLong { .. }) => {
+                        // Keystream bytes left before the counter passes 2^128 - 1.
+                        let blocks_left = (!*iv).wrapping_add(1);
+                        let left = blocks_left
+                            .checked_mul(BLOCK as u128)
+                            .and_then(|b| b.checked_sub(ctr.position()))
+                            .and_then(|b| usize::try_from(b).ok())
+                            .filter(|&b| b < input.len())
+                            .ok_or(Error::TooLong {
+                                what: "ctr keystream",
+                            })?;
+                        ctr.apply_keystream_to(&input[..left], &mut out[..left])?;
+                        *ctr = Ctr::new(Aes::clone(aes), &[0; BLOCK])?;
+                        *iv = 0;
+                        ctr.apply_keystream_to(&input[left..], &mut out[left..])?;
+                    }
+                    r => r?,
+                }
+                Ok(input.len())
+            }
         }
     }
 
@@ -502,7 +538,7 @@ impl Stream {
                 zeroize_vec(&mut carry);
                 r
             }
-            Stream::CfbEnc(_) | Stream::CfbDec(_) | Stream::Ofb(_) | Stream::Ctr(_) => Ok(0),
+            Stream::CfbEnc(_) | Stream::CfbDec(_) | Stream::Ofb(_) | Stream::Ctr { .. } => Ok(0),
         }
     }
 }

@@ -173,6 +173,32 @@ fn ctr_matches_openssl() {
     against_openssl("ctr", 6);
 }
 
+/// OpenSSL wraps the 128-bit CTR counter from all ones to zero; so does shyfr, also when
+/// the wrap falls inside a chunk or a block.
+#[test]
+fn ctr_counter_wraps_like_openssl() {
+    if !have_openssl() {
+        return;
+    }
+    let mut rng = Rng(12);
+    let key = h(&rng.bytes(16));
+    let pt = rng.bytes(200_000);
+    for iv in [
+        "ffffffffffffffffffffffffffffffff",
+        "fffffffffffffffffffffffffffffff0",
+        "ffffffffffffffffffffffffffff0000",
+        "00000000ffffffffffffffffffffffff",
+    ] {
+        for len in [1, 17, 33, 4097, 200_000] {
+            let args = ["-aes-128-ctr", "-K", key.as_str(), "-iv", iv];
+            let ours = shyfr(&[&["enc"], &args[..]].concat(), &pt[..len]);
+            let theirs = run_with("openssl", &[&["enc"], &args[..]].concat(), &pt[..len]);
+            assert_eq!(ours.code, 0, "{iv} {len}: {}", ours.stderr);
+            assert!(ours.stdout == theirs.stdout, "{iv} {len}");
+        }
+    }
+}
+
 /// The portable backend gives the same bytes as openssl too.
 #[test]
 fn portable_backend_matches_openssl() {
