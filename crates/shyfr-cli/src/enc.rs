@@ -15,7 +15,8 @@
 //!   least 16 bytes) with `-iv` as the 16-byte tweak.
 //!
 //! Every other mode streams: the input is read in chunks and memory use does not grow with
-//! its size. Exit status: 0 on success, 1 when encryption or decryption fails (bad padding,
+//! its size. As with OpenSSL, a CBC or ECB decryption that ends in a bad padding has already
+//! written the blocks before the last one (exit status 1 says the output is not to be used). Exit status: 0 on success, 1 when encryption or decryption fails (bad padding,
 //! bad tag, input not whole blocks with `-nopad`, I/O), 2 for usage errors.
 
 use std::fs::File;
@@ -269,6 +270,11 @@ fn parse(args: &[String]) -> Result<Parsed, CliError> {
         Some(key_len),
         &format!("{name} takes a {key_len}-byte key"),
     )?;
+    if mode == Mode::Xts && key[..klen] == key[klen..] {
+        return Err(usage(format!(
+            "{name}: the two key halves K1 and K2 must differ (IEEE 1619)"
+        )));
+    }
     let iv = match (mode, iv) {
         (Mode::Ecb, Some(_)) => {
             eprintln!("warning: -iv is not used by {name}");
@@ -652,12 +658,6 @@ fn run_xts(o: &Options, r: &mut dyn Read, w: &mut dyn Write) -> Result<(), CliEr
     let xts = Aes::new_from_slice(k1)
         .and_then(|a| Xts::new(a, Aes::new_from_slice(k2)?))
         .map_err(|e| crypt_error(o, e))?;
-    if k1 == k2 {
-        return Err(usage(format!(
-            "{}: the two key halves K1 and K2 must differ (IEEE 1619)",
-            o.name
-        )));
-    }
     let tweak: [u8; 16] = o.iv[..].try_into().expect("tweak length checked");
     let mut data = read_all(r)?;
     if data.len() < BLOCK {

@@ -483,12 +483,26 @@ fn xts_round_trip_and_limits() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("at least 16"), "{}", r.stderr);
     let same = "11".repeat(32);
+    let dir = scratch("xts");
+    let out = dir.join("out");
+    let outs = out.to_str().unwrap();
     let r = shyfr(
-        &["enc", "-aes-128-xts", "-K", &same, "-iv", &tweak],
+        &[
+            "enc",
+            "-aes-128-xts",
+            "-K",
+            &same,
+            "-iv",
+            &tweak,
+            "-out",
+            outs,
+        ],
         &[0; 32],
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("must differ"), "{}", r.stderr);
+    assert!(!out.exists(), "a usage error creates no output file");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Decrypting with padding a message whose last plaintext byte is 0 is a bad decrypt.
