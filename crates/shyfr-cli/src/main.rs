@@ -5,6 +5,8 @@
 //! * `shyfr speed [ALG ...]`: throughput in MB/s and cycles per byte, in the spirit of
 //!   `openssl speed`, best of several trials with their spread; optionally on N threads at
 //!   once, as JSON or CSV, and drawn as a chart (`--list` names every algorithm).
+//! * `shyfr enc -aes-256-cbc -K HEX -iv HEX [-d] [-nopad] [-in F] [-out F]`: raw-key AES,
+//!   byte-compatible with `openssl enc`, plus GCM and XTS (`shyfr enc -help`).
 //!
 //! `--cpu SPEC` (any position) overrides the CPU features shyfr may use, like the
 //! environment variable `SHYFR_CPU` (see [`shyfr::cpu`]), and wins over it. A malformed
@@ -13,6 +15,7 @@
 mod algorithms;
 mod clock;
 mod cpu_report;
+mod enc;
 mod hash_cmd;
 mod measure;
 mod plot;
@@ -56,6 +59,8 @@ enum Command {
     Hash(hash_cmd::HashArgs),
     /// Print HMAC or KMAC tags of files.
     Mac(hash_cmd::MacArgs),
+    /// Encrypt or decrypt with AES and a raw key, like `openssl enc` (`shyfr enc -help`).
+    Enc(enc::EncArgs),
 }
 
 /// The CPU override in effect, and where it came from.
@@ -130,6 +135,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Speed(args) => speed::run(args, ov.as_ref())?,
         Command::Hash(args) => return hash_cmd::run_hash(args),
         Command::Mac(args) => return hash_cmd::run_mac(args),
+        Command::Enc(args) => return enc::run(args),
     };
     emit(&text)
 }

@@ -1,0 +1,598 @@
+//! `shyfr enc` against the `openssl enc` binary (byte for byte, both directions), plus GCM
+//! and XTS (which `openssl enc` lacks) against NIST vectors, and the error cases.
+//!
+//! Tests that need `openssl` print a note and pass when it is not installed.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_shyfr");
+
+/// The lengths every mode is tried with.
+const LENGTHS: [usize; 10] = [0, 1, 15, 16, 17, 31, 32, 33, 1000, 65537];
+
+struct Out {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+/// Runs `prog args` with `input` on standard input.
+fn run_with(prog: &str, args: &[&str], input: &[u8]) -> Out {
+    let mut child = Command::new(prog)
+        .args(args)
+        .env_remove("SHYFR_CPU")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {prog}: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let data = input.to_vec();
+    // Written from a thread so a large input cannot deadlock against a full stdout pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer");
+    Out {
+        code: out.status.code().expect("exited normally"),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn shyfr(args: &[&str], input: &[u8]) -> Out {
+    run_with(BIN, args, input)
+}
+
+fn have_openssl() -> bool {
+    let ok = Command::new("openssl")
+        .arg("version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    if !ok {
+        eprintln!("note: no `openssl` binary found; skipping the comparison with openssl enc");
+    }
+    ok
+}
+
+/// A cheap deterministic PRNG (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| (self.next() >> 56) as u8).collect()
+    }
+}
+
+fn h(b: &[u8]) -> String {
+    hex::encode(b)
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    hex::decode(s).expect("hex")
+}
+
+/// Compares `shyfr enc` with `openssl enc` for one mode at every key size and length.
+fn against_openssl(mode: &str, seed: u64) {
+    if !have_openssl() {
+        return;
+    }
+    let mut rng = Rng(seed);
+    let pads = mode == "ecb" || mode == "cbc";
+    for bits in [128, 192, 256] {
+        let cipher = format!("-aes-{bits}-{mode}");
+        for &len in &LENGTHS {
+            let key = h(&rng.bytes(bits / 8));
+            let iv = h(&rng.bytes(16));
+            let pt = rng.bytes(len);
+            let mut variants = vec![false];
+            if pads {
+                variants.push(true);
+            }
+            for nopad in variants {
+                let mut args = vec![cipher.as_str(), "-K", key.as_str()];
+                if mode != "ecb" {
+                    args.extend(["-iv", iv.as_str()]);
+                }
+                if nopad {
+                    args.push("-nopad");
+                }
+                let what = format!("{cipher} nopad={nopad} len={len}");
+                let whole = len % 16 == 0;
+                let ours = shyfr(&[&["enc"], &args[..]].concat(), &pt);
+                if nopad && !whole {
+                    assert_eq!(ours.code, 1, "{what}: {}", ours.stderr);
+                    assert!(ours.stderr.contains("whole"), "{what}: {}", ours.stderr);
+                    continue;
+                }
+                let theirs = run_with("openssl", &[&["enc"], &args[..]].concat(), &pt);
+                assert_eq!(theirs.code, 0, "openssl {what}: {}", theirs.stderr);
+                assert_eq!(ours.code, 0, "{what}: {}", ours.stderr);
+                assert!(ours.stdout == theirs.stdout, "{what}: ciphertexts differ");
+
+                let mut dargs = args.clone();
+                dargs.push("-d");
+                let back = shyfr(&[&["enc"], &dargs[..]].concat(), &theirs.stdout);
+                assert_eq!(back.code, 0, "{what} -d: {}", back.stderr);
+                assert!(back.stdout == pt, "{what}: shyfr -d of openssl's output");
+                let theirs_back =
+                    run_with("openssl", &[&["enc"], &dargs[..]].concat(), &ours.stdout);
+                assert_eq!(
+                    theirs_back.code, 0,
+                    "openssl {what} -d: {}",
+                    theirs_back.stderr
+                );
+                assert!(
+                    theirs_back.stdout == pt,
+                    "{what}: openssl -d of shyfr's output"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn ecb_matches_openssl() {
+    against_openssl("ecb", 1);
+}
+
+#[test]
+fn cbc_matches_openssl() {
+    against_openssl("cbc", 2);
+}
+
+#[test]
+fn cfb_matches_openssl() {
+    against_openssl("cfb", 3);
+}
+
+#[test]
+fn cfb8_matches_openssl() {
+    against_openssl("cfb8", 4);
+}
+
+#[test]
+fn ofb_matches_openssl() {
+    against_openssl("ofb", 5);
+}
+
+#[test]
+fn ctr_matches_openssl() {
+    against_openssl("ctr", 6);
+}
+
+/// OpenSSL wraps the 128-bit CTR counter from all ones to zero; so does shyfr, also when
+/// the wrap falls inside a chunk or a block.
+#[test]
+fn ctr_counter_wraps_like_openssl() {
+    if !have_openssl() {
+        return;
+    }
+    let mut rng = Rng(12);
+    let key = h(&rng.bytes(16));
+    let pt = rng.bytes(200_000);
+    for iv in [
+        "ffffffffffffffffffffffffffffffff",
+        "fffffffffffffffffffffffffffffff0",
+        "ffffffffffffffffffffffffffff0000",
+        "00000000ffffffffffffffffffffffff",
+    ] {
+        for len in [1, 17, 33, 4097, 200_000] {
+            let args = ["-aes-128-ctr", "-K", key.as_str(), "-iv", iv];
+            let ours = shyfr(&[&["enc"], &args[..]].concat(), &pt[..len]);
+            let theirs = run_with("openssl", &[&["enc"], &args[..]].concat(), &pt[..len]);
+            assert_eq!(ours.code, 0, "{iv} {len}: {}", ours.stderr);
+            assert!(ours.stdout == theirs.stdout, "{iv} {len}");
+        }
+    }
+}
+
+/// The portable backend gives the same bytes as openssl too.
+#[test]
+fn portable_backend_matches_openssl() {
+    if !have_openssl() {
+        return;
+    }
+    let mut rng = Rng(7);
+    let (key, iv, pt) = (h(&rng.bytes(32)), h(&rng.bytes(16)), rng.bytes(1000));
+    for mode in ["cbc", "ctr", "cfb"] {
+        let cipher = format!("-aes-256-{mode}");
+        let args = [cipher.as_str(), "-K", &key, "-iv", &iv];
+        let ours = shyfr(&[&["--cpu", "portable", "enc"], &args[..]].concat(), &pt);
+        let theirs = run_with("openssl", &[&["enc"], &args[..]].concat(), &pt);
+        assert_eq!(ours.code, 0, "{}", ours.stderr);
+        assert!(ours.stdout == theirs.stdout, "{mode}");
+    }
+}
+
+/// A fresh scratch directory for file tests.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("shyfr-enc-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+#[test]
+fn in_and_out_files() {
+    let d = scratch("files");
+    let mut rng = Rng(8);
+    let pt = rng.bytes(200_000);
+    let (key, iv) = (h(&rng.bytes(16)), h(&rng.bytes(16)));
+    let (p, c, b) = (d.join("p"), d.join("c"), d.join("b"));
+    std::fs::write(&p, &pt).unwrap();
+    let (ps, cs, bs) = (
+        p.to_str().unwrap(),
+        c.to_str().unwrap(),
+        b.to_str().unwrap(),
+    );
+    let e = shyfr(
+        &[
+            "enc",
+            "-aes-128-cbc",
+            "-K",
+            &key,
+            "-iv",
+            &iv,
+            "-in",
+            ps,
+            "-out",
+            cs,
+        ],
+        b"",
+    );
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    assert!(e.stdout.is_empty());
+    assert_eq!(std::fs::metadata(&c).unwrap().len(), 200_000 + 16);
+    let d_ = shyfr(
+        &[
+            "enc",
+            "-d",
+            "-aes-128-cbc",
+            "-K",
+            &key,
+            "-iv",
+            &iv,
+            "-in",
+            cs,
+            "-out",
+            bs,
+        ],
+        b"",
+    );
+    assert_eq!(d_.code, 0, "{}", d_.stderr);
+    assert!(std::fs::read(&b).unwrap() == pt);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn gcm_round_trip() {
+    let mut rng = Rng(9);
+    for bits in [128, 192, 256] {
+        let cipher = format!("-aes-{bits}-gcm");
+        for &len in &LENGTHS {
+            let key = h(&rng.bytes(bits / 8));
+            let iv = h(&rng.bytes(12));
+            let aad = h(&rng.bytes(len % 40));
+            let pt = rng.bytes(len);
+            let args = [cipher.as_str(), "-K", &key, "-iv", &iv, "-aad", &aad];
+            let e = shyfr(&[&["enc"], &args[..]].concat(), &pt);
+            assert_eq!(e.code, 0, "{}", e.stderr);
+            assert_eq!(e.stdout.len(), len + 16, "{cipher} {len}: tag appended");
+            let d = shyfr(&[&["enc", "-d"], &args[..]].concat(), &e.stdout);
+            assert_eq!(d.code, 0, "{cipher} {len}: {}", d.stderr);
+            assert!(d.stdout == pt, "{cipher} {len}");
+        }
+    }
+}
+
+/// NIST "The Galois/Counter Mode of Operation (GCM)" (McGrew, Viega), test cases 3 and 4.
+#[test]
+fn gcm_nist_spec_vectors() {
+    let key = "feffe9928665731c6d6a8f9467308308";
+    let iv = "cafebabefacedbaddecaf888";
+    let pt = "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72\
+              1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255";
+    let ct = "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e\
+              21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985";
+    // Test case 3: no AAD.
+    let tag3 = "4d5c2af327cd64a62cf35abd2ba6fab4";
+    let e = shyfr(&["enc", "-aes-128-gcm", "-K", key, "-iv", iv], &unhex(pt));
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    assert_eq!(h(&e.stdout), format!("{ct}{tag3}"));
+    // Test case 4: 60 bytes with AAD.
+    let aad = "feedfacedeadbeeffeedfacedeadbeefabaddad2";
+    let tag4 = "5bc94fbc3221a5db94fae95ae7121a47";
+    let args = ["-aes-128-gcm", "-K", key, "-iv", iv, "-aad", aad];
+    let e = shyfr(&[&["enc"], &args[..]].concat(), &unhex(&pt[..120]));
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    assert_eq!(h(&e.stdout), format!("{}{tag4}", &ct[..120]));
+    let d = shyfr(
+        &[&["enc", "-d"], &args[..]].concat(),
+        &unhex(&format!("{}{tag4}", &ct[..120])),
+    );
+    assert_eq!(d.code, 0, "{}", d.stderr);
+    assert_eq!(h(&d.stdout), &pt[..120]);
+}
+
+/// A tampered tag, ciphertext or AAD, or a wrong nonce: exit 1, and the output file (which
+/// held stale data before) is left empty.
+#[test]
+fn gcm_rejects_tampering_and_writes_nothing() {
+    let dir = scratch("gcm");
+    let mut rng = Rng(10);
+    let key = h(&rng.bytes(32));
+    let iv = h(&rng.bytes(12));
+    let aad = h(&rng.bytes(20));
+    let pt = rng.bytes(5000);
+    let args = ["-aes-256-gcm", "-K", &key, "-iv", &iv, "-aad", &aad];
+    let sealed = shyfr(&[&["enc"], &args[..]].concat(), &pt).stdout;
+    let n = sealed.len();
+    let out = dir.join("out");
+    let outs = out.to_str().unwrap();
+    let mut other_aad = unhex(&aad);
+    other_aad[3] ^= 1;
+    let other_aad = h(&other_aad);
+    let mut other_iv = unhex(&iv);
+    other_iv[0] ^= 0x80;
+    let other_iv = h(&other_iv);
+    let mut cases: Vec<(&str, Vec<u8>, Vec<&str>)> = Vec::new();
+    let mut t = sealed.clone();
+    t[n - 1] ^= 1;
+    cases.push(("tag", t, args.to_vec()));
+    let mut t = sealed.clone();
+    t[100] ^= 0x40;
+    cases.push(("ciphertext", t, args.to_vec()));
+    cases.push((
+        "aad",
+        sealed.clone(),
+        vec!["-aes-256-gcm", "-K", &key, "-iv", &iv, "-aad", &other_aad],
+    ));
+    cases.push((
+        "no aad",
+        sealed.clone(),
+        vec!["-aes-256-gcm", "-K", &key, "-iv", &iv],
+    ));
+    cases.push((
+        "nonce",
+        sealed.clone(),
+        vec!["-aes-256-gcm", "-K", &key, "-iv", &other_iv, "-aad", &aad],
+    ));
+    cases.push(("truncated", sealed[..n - 1].to_vec(), args.to_vec()));
+    cases.push(("shorter than a tag", sealed[..15].to_vec(), args.to_vec()));
+    for (what, input, a) in cases {
+        // To a file: truncated, nothing written.
+        std::fs::write(&out, b"stale plaintext from an earlier run").unwrap();
+        let r = shyfr(&[&["enc", "-d", "-out", outs], &a[..]].concat(), &input);
+        assert_eq!(r.code, 1, "{what}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("bad decrypt") || r.stderr.contains("tag"),
+            "{what}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            std::fs::metadata(&out).unwrap().len(),
+            0,
+            "{what}: output written"
+        );
+        // To standard output: nothing.
+        let r = shyfr(&[&["enc", "-d"], &a[..]].concat(), &input);
+        assert_eq!(r.code, 1, "{what}");
+        assert!(r.stdout.is_empty(), "{what}: plaintext on stdout");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Records of a CAVP `.rsp` file: (section, fields).
+fn rsp_records(text: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let mut out = Vec::new();
+    let mut section = String::new();
+    let mut cur: Vec<(String, String)> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.trim_matches(|c| c == '[' || c == ']').to_string();
+        } else if let Some((k, v)) = line.split_once(" = ") {
+            if k == "COUNT" && !cur.is_empty() {
+                out.push((section.clone(), std::mem::take(&mut cur)));
+            }
+            cur.push((k.to_string(), v.to_string()));
+        }
+    }
+    if !cur.is_empty() {
+        out.push((section, cur));
+    }
+    out
+}
+
+fn field<'a>(rec: &'a [(String, String)], name: &str) -> &'a str {
+    rec.iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no {name} in {rec:?}"))
+}
+
+fn testdata(rel: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata")
+        .join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// NIST CAVP XTSGenAES128/256 (tweak as a hex string), both sections, through the command.
+#[test]
+fn xts_cavp_vectors() {
+    for (file, cipher) in [
+        ("XTSGenAES128.rsp", "-aes-128-xts"),
+        ("XTSGenAES256.rsp", "-aes-256-xts"),
+    ] {
+        let text = testdata(&format!("aes-modes/XTS/tweak-128hexstr/{file}"));
+        let mut checked = 0;
+        for (section, rec) in rsp_records(&text) {
+            let bits: usize = field(&rec, "DataUnitLen").parse().unwrap();
+            if !bits.is_multiple_of(8) || checked >= 40 {
+                continue;
+            }
+            let (key, tweak) = (field(&rec, "Key"), field(&rec, "i"));
+            let (pt, ct) = (unhex(field(&rec, "PT")), unhex(field(&rec, "CT")));
+            let what = format!("{file} {section} COUNT {}", field(&rec, "COUNT"));
+            let (dir, input, want): (&[&str], _, _) = if section == "ENCRYPT" {
+                (&[], &pt, &ct)
+            } else {
+                (&["-d"], &ct, &pt)
+            };
+            let args = [&["enc", cipher, "-K", key, "-iv", tweak], dir].concat();
+            let r = shyfr(&args, input);
+            assert_eq!(r.code, 0, "{what}: {}", r.stderr);
+            assert!(&r.stdout == want, "{what}");
+            checked += 1;
+        }
+        assert!(checked >= 20, "{file}: only {checked} records");
+    }
+}
+
+#[test]
+fn xts_round_trip_and_limits() {
+    let mut rng = Rng(11);
+    let key = h(&rng.bytes(64));
+    let tweak = h(&rng.bytes(16));
+    for len in [16, 17, 31, 512, 4096, 65537] {
+        let pt = rng.bytes(len);
+        let args = ["-aes-256-xts", "-K", &key, "-iv", &tweak];
+        let e = shyfr(&[&["enc"], &args[..]].concat(), &pt);
+        assert_eq!(e.code, 0, "{}", e.stderr);
+        assert_eq!(e.stdout.len(), len);
+        let d = shyfr(&[&["enc", "-d"], &args[..]].concat(), &e.stdout);
+        assert!(d.stdout == pt, "{len}");
+    }
+    let r = shyfr(
+        &["enc", "-aes-256-xts", "-K", &key, "-iv", &tweak],
+        &[0; 15],
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("at least 16"), "{}", r.stderr);
+    let same = "11".repeat(32);
+    let dir = scratch("xts");
+    let out = dir.join("out");
+    let outs = out.to_str().unwrap();
+    let r = shyfr(
+        &[
+            "enc",
+            "-aes-128-xts",
+            "-K",
+            &same,
+            "-iv",
+            &tweak,
+            "-out",
+            outs,
+        ],
+        &[0; 32],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("must differ"), "{}", r.stderr);
+    assert!(!out.exists(), "a usage error creates no output file");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Decrypting with padding a message whose last plaintext byte is 0 is a bad decrypt.
+#[test]
+fn bad_padding_is_exit_1() {
+    let key = "00112233445566778899aabbccddeeff";
+    let iv = "0f0e0d0c0b0a09080706050403020100";
+    for (cipher, ivargs) in [("-aes-128-cbc", vec!["-iv", iv]), ("-aes-128-ecb", vec![])] {
+        let base = [&[cipher, "-K", key], &ivargs[..]].concat();
+        let ct = shyfr(&[&["enc", "-nopad"], &base[..]].concat(), &[0u8; 32]);
+        assert_eq!(ct.code, 0, "{}", ct.stderr);
+        let r = shyfr(&[&["enc", "-d"], &base[..]].concat(), &ct.stdout);
+        assert_eq!(r.code, 1, "{cipher}");
+        assert!(r.stderr.contains("bad decrypt"), "{cipher}: {}", r.stderr);
+        // Not whole blocks, and empty, with padding: also a bad decrypt.
+        for input in [&ct.stdout[..20], &[][..]] {
+            let r = shyfr(&[&["enc", "-d"], &base[..]].concat(), input);
+            assert_eq!(r.code, 1, "{cipher} {} bytes", input.len());
+        }
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let k16 = "00".repeat(16);
+    let k32 = "00".repeat(32);
+    let iv = "00".repeat(16);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["-aes-512-cbc", "-K", &k16, "-iv", &iv], "-aes-256-cbc"),
+        (vec!["-des-cbc", "-K", &k16, "-iv", &iv], "-aes-128-gcm"),
+        (vec!["-K", &k16, "-iv", &iv], "no cipher"),
+        (vec!["-aes-128-cbc", "-iv", &iv], "-K"),
+        (vec!["-aes-128-cbc", "-K", "abc", "-iv", &iv], "odd"),
+        (
+            vec!["-aes-128-cbc", "-K", "0011", "-iv", &iv],
+            "expected exactly 32",
+        ),
+        (
+            vec!["-aes-128-cbc", "-K", &k32, "-iv", &iv],
+            "expected exactly 32",
+        ),
+        (
+            vec!["-aes-256-cbc", "-K", &k16, "-iv", &iv],
+            "expected exactly 64",
+        ),
+        (vec!["-aes-128-cbc", "-K", "zz", "-iv", &iv], "hex"),
+        (vec!["-aes-128-cbc", "-K", &k16], "-iv"),
+        (
+            vec!["-aes-128-cbc", "-K", &k16, "-iv", "0011"],
+            "expected exactly 32",
+        ),
+        (
+            vec!["-aes-128-xts", "-K", &k16, "-iv", &iv],
+            "expected exactly 64",
+        ),
+        (
+            vec!["-aes-128-cbc", "-K", &k16, "-iv", &iv, "-aad", "00"],
+            "-aad",
+        ),
+        (
+            vec!["-aes-128-cbc", "-K", &k16, "-iv", &iv, "-bogus"],
+            "unknown option",
+        ),
+        (vec!["-aes-128-cbc", "-K"], "needs a value"),
+        (vec!["-aes-128-cbc", "-k", "password"], "-K"),
+    ];
+    for (args, needle) in cases {
+        let r = shyfr(&[&["enc"], &args[..]].concat(), b"data");
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(needle),
+            "{args:?}: {:?} lacks {needle:?}",
+            r.stderr
+        );
+        assert!(r.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn help_lists_ciphers_and_strictness() {
+    let r = shyfr(&["enc", "-help"], b"");
+    assert_eq!(r.code, 0);
+    let text = String::from_utf8(r.stdout).unwrap();
+    for s in [
+        "-aes-256-cbc",
+        "-aes-128-cfb8",
+        "-aes-256-gcm",
+        "-aes-256-xts",
+        "NOT padded",
+    ] {
+        assert!(text.contains(s), "help lacks {s}");
+    }
+}
