@@ -33,7 +33,7 @@ use zeroize::Zeroize;
 
 use super::{xor_in_place, xor_to, Tag};
 use crate::block::aes::{self, Aes};
-use crate::block::BlockCipher;
+use crate::block::{BlockCipher, InOutBuf};
 use crate::Error;
 
 /// The shortest nonce in bytes.
@@ -96,8 +96,8 @@ impl<'a> Params<'a> {
 
 /// One CCM computation: the CBC-MAC chain value and the encrypted `A_0`.
 ///
-/// Each step encrypts `pair` in one call: the chain block in the first half (where the
-/// chain value then stays) and, where needed, the next counter block in the second.
+/// The chain value is the first half of `pair`; the second half holds `E(A_0)` at the start
+/// and the keystream of a last partial block.
 struct Mac<'c, C: BlockCipher> {
     cipher: &'c C,
     pair: [u8; 32],
@@ -145,17 +145,36 @@ impl<'c, C: BlockCipher> Mac<'c, C> {
         self.cipher.encrypt_blocks(&mut self.pair[..16])
     }
 
-    /// One chain step with `data` and `E(ctr)` in the same call; the keystream block is
-    /// then [`Mac::ks`].
-    fn step_with_ctr(&mut self, data: &[u8], ctr: u128) -> Result<(), Error> {
-        xor_block(&mut self.pair[..16], data);
-        self.pair[16..].copy_from_slice(&ctr.to_be_bytes());
-        self.cipher.encrypt_blocks(&mut self.pair)
-    }
-
-    /// The keystream block of the last [`step_with_ctr`](Mac::step_with_ctr).
-    fn ks(&self) -> &[u8] {
-        &self.pair[16..]
+    /// Counter mode from `A_1` over `dst` (from `src` when given, else in place): the
+    /// whole blocks in one `ctr_blocks` call, the last partial block with `E(A_n)` from
+    /// the second half of `pair` (the chain value in the first half is left alone).
+    fn ctr_tail(
+        &mut self,
+        p: &Params<'_>,
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<(), Error> {
+        let whole = dst.len() - dst.len() % BLOCK;
+        let mut ctr = p.ctr(1);
+        let (head, tail) = dst.split_at_mut(whole);
+        let io = match src {
+            Some(s) => InOutBuf::new(&s[..whole], head)?,
+            None => InOutBuf::in_place(head),
+        };
+        // Counted over at least the last four bytes, so that the fused 32-bit counter
+        // kernels run (for q < 4 the generic path is several times slower): the count
+        // never reaches 2^(8q) (the length limit), so nothing carries past the q bytes.
+        self.cipher.ctr_blocks(&mut ctr, p.q.max(4), io)?;
+        if !tail.is_empty() {
+            self.pair[16..].copy_from_slice(&ctr);
+            self.cipher.encrypt_blocks(&mut self.pair[16..])?;
+            match src {
+                Some(s) => xor_to(tail, &s[whole..], &self.pair[16..]),
+                None => xor_block(tail, &self.pair[16..16 + tail.len()]),
+            }
+        }
+        ctr.zeroize();
+        Ok(())
     }
 
     /// The encoded AAD (length prefix, data, zero padding) into the chain.
@@ -214,21 +233,20 @@ fn seal<C: BlockCipher>(
     let p = Params::new(nonce, dst.len())?;
     let mut mac = Mac::start(cipher, &p, p.b0(!aad.is_empty(), tag_len, dst.len()))?;
     mac.aad(aad)?;
-    // The q-byte counter never carries into the nonce: the message length limit keeps the
-    // number of blocks below 2^(8q).
-    let mut ctr = u128::from_be_bytes(p.ctr(1));
-    for (i, chunk) in dst.chunks_mut(BLOCK).enumerate() {
-        let pt = match src {
-            Some(s) => &s[i * BLOCK..i * BLOCK + chunk.len()],
-            None => &*chunk,
-        };
-        mac.step_with_ctr(pt, ctr)?;
-        ctr = ctr.wrapping_add(1);
-        match src {
-            Some(s) => xor_to(chunk, &s[i * BLOCK..], mac.ks()),
-            None => xor_block(chunk, &mac.ks()[..chunk.len()]),
+    // CBC-MAC over the plaintext first (before an in-place buffer is overwritten), the
+    // whole blocks in one `cbc_mac_blocks` call (the chain in a register), then counter
+    // mode over the whole blocks in one `ctr_blocks` call (the wide kernels). The q-byte
+    // counter never carries into the nonce: the message length limit keeps the number of
+    // blocks below 2^(8q).
+    let whole = dst.len() - dst.len() % BLOCK;
+    {
+        let pt = src.unwrap_or(&*dst);
+        cipher.cbc_mac_blocks(&mut mac.pair[..16], &pt[..whole])?;
+        if whole < pt.len() {
+            mac.step(&pt[whole..])?;
         }
     }
+    mac.ctr_tail(&p, src, dst)?;
     let mut full = mac.tag();
     let tag = Tag::truncated(&full, tag_len);
     full.zeroize();
@@ -259,27 +277,14 @@ fn open<C: BlockCipher>(
         let p = Params::new(nonce, dst.len())?;
         let mut mac = Mac::start(cipher, &p, p.b0(!aad.is_empty(), tag_len, dst.len()))?;
         mac.aad(aad)?;
-        // The keystream runs one block ahead of the chain, which needs the plaintext.
-        let mut ctr = u128::from_be_bytes(p.ctr(1));
-        let mut ks = ctr.to_be_bytes();
-        if !dst.is_empty() {
-            cipher.encrypt_blocks(&mut ks)?;
+        // Counter mode first, then the CBC-MAC over the plaintext it wrote (checked
+        // before anything is returned; zeroed below on failure).
+        mac.ctr_tail(&p, src, dst)?;
+        let whole = dst.len() - dst.len() % BLOCK;
+        cipher.cbc_mac_blocks(&mut mac.pair[..16], &dst[..whole])?;
+        if whole < dst.len() {
+            mac.step(&dst[whole..])?;
         }
-        let n = dst.len().div_ceil(BLOCK);
-        for (i, chunk) in dst.chunks_mut(BLOCK).enumerate() {
-            match src {
-                Some(s) => xor_to(chunk, &s[i * BLOCK..], &ks),
-                None => xor_block(chunk, &ks[..chunk.len()]),
-            }
-            if i + 1 < n {
-                ctr = ctr.wrapping_add(1);
-                mac.step_with_ctr(chunk, ctr)?;
-                ks.copy_from_slice(mac.ks());
-            } else {
-                mac.step(chunk)?;
-            }
-        }
-        ks.zeroize();
         let mut full = mac.tag();
         let ok = crate::ct::ct_eq(&full[..tag_len], tag);
         full.zeroize();

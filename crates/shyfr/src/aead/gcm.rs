@@ -788,7 +788,66 @@ impl<C: BlockCipher> Gcm<C> {
 /// variant here, chosen at key set-up, without changing the public API.
 #[derive(Clone)]
 enum Engine {
+    /// AES and GHASH in one loop (VAES + VPCLMULQDQ on 256-bit registers).
+    #[cfg(target_arch = "x86_64")]
+    Fused(Fused),
     Generic(Gcm<Aes>),
+}
+
+/// The fused engine: the same key material as the generic one (whose single-block and
+/// GHASH calls it uses for everything but the bulk pass), with the bulk pass done by
+/// `aes::x86_gcm` — counter mode and GHASH interleaved in one loop over groups of sixteen
+/// blocks. Built only when the AES key is on the VAES backend and the GHASH key on the
+/// VPCLMULQDQ one.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone)]
+struct Fused(Gcm<Aes>);
+
+#[cfg(target_arch = "x86_64")]
+impl Core for Fused {
+    fn encrypt_block(&self, block: &mut [u8; 16]) -> Result<(), Error> {
+        self.0.encrypt_block(block)
+    }
+
+    fn ghash(&self) -> &ghash::Key {
+        &self.0.ghash
+    }
+
+    fn ctr_ghash(
+        &self,
+        decrypt: bool,
+        ctr: &mut [u8; 16],
+        y: &mut [u8; 16],
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<(), Error> {
+        let g = &self.0;
+        let mut done = 0;
+        if let Some((t, pow, kar)) = g.ghash.vpclmul_powers() {
+            // The kernel's counters do not carry out of the last word: it runs only when
+            // the word does not wrap inside `dst` (always, with 12-byte nonces).
+            let low = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+            if (dst.len() / BLOCK) as u64 <= (1u64 << 32) - low as u64 {
+                done = g
+                    .cipher
+                    .gcm_ctr_ghash(t, pow, kar, decrypt, ctr, y, src, dst)?;
+                let next = low.wrapping_add((done / BLOCK) as u32);
+                ctr[12..].copy_from_slice(&next.to_be_bytes());
+            }
+        }
+        if done == dst.len() {
+            return Ok(());
+        }
+        ctr_ghash_generic(
+            &g.cipher,
+            &g.ghash,
+            decrypt,
+            ctr,
+            y,
+            src.map(|s| &s[done..]),
+            &mut dst[done..],
+        )
+    }
 }
 
 /// AES-GCM with a 16-, 24- or 32-byte key chosen at run time.
@@ -822,26 +881,62 @@ impl AesGcm {
         aes_backend: aes::Backend,
         ghash_backend: ghash::Backend,
     ) -> Result<Self, Error> {
+        let g = AesGcm::with_backends_generic(key, aes_backend, ghash_backend)?;
+        #[cfg(target_arch = "x86_64")]
+        if let Engine::Generic(gen) = &g.engine {
+            if gen.cipher.vaes256().is_some() && gen.ghash.vpclmul_powers().is_some() {
+                return Ok(AesGcm {
+                    engine: Engine::Fused(Fused(gen.clone())),
+                });
+            }
+        }
+        Ok(g)
+    }
+
+    /// As [`with_backends`](Self::with_backends), but never with the fused AES-and-GHASH
+    /// kernel: the bulk pass runs the AES backend's counter blocks and the GHASH backend
+    /// one after the other (for tests and benchmarks).
+    pub fn with_backends_generic(
+        key: &[u8],
+        aes_backend: aes::Backend,
+        ghash_backend: ghash::Backend,
+    ) -> Result<Self, Error> {
         let aes = Aes::with_backend(key, aes_backend)?;
         Ok(AesGcm {
             engine: Engine::Generic(Gcm::with_ghash_backend(aes, ghash_backend)?),
         })
     }
 
+    /// The engine of the bulk pass: `"fused_vaes_vpclmul"` (AES and GHASH in one loop) or
+    /// `"generic"` (the AES backend, then the GHASH backend).
+    pub fn engine(&self) -> &'static str {
+        match &self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Fused(_) => "fused_vaes_vpclmul",
+            Engine::Generic(_) => "generic",
+        }
+    }
+
     fn generic(&self) -> &Gcm<Aes> {
         match &self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Fused(f) => &f.0,
             Engine::Generic(g) => g,
         }
     }
 
     fn generic_mut(&mut self) -> &mut Gcm<Aes> {
         match &mut self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Fused(f) => &mut f.0,
             Engine::Generic(g) => g,
         }
     }
 
     fn core(&self) -> &dyn Core {
         match &self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Fused(f) => f,
             Engine::Generic(g) => g,
         }
     }

@@ -194,6 +194,22 @@ impl Key {
         }
     }
 
+    /// With the VPCLMULQDQ backend: its token and the powers of `H` in its register
+    /// layout (for the fused AES-GCM kernel).
+    #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn vpclmul_powers(
+        &self,
+    ) -> Option<(arch_cpu::Vpclmul256, &[[u8; 32]; 8], &[[u8; 32]; 8])> {
+        match self {
+            Key::Vpclmul(k, t) => {
+                let (p, q) = k.powers();
+                Some((*t, p, q))
+            }
+            _ => None,
+        }
+    }
+
     /// Absorbs the whole blocks of `blocks` into the state `y` (GCM byte order): for each
     /// block `X`, `y = (y ^ X) * H`. A trailing partial block is ignored; callers pass whole
     /// blocks (see [`Key::update_padded`]).

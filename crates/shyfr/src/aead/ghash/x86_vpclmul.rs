@@ -31,6 +31,12 @@ impl Drop for Key {
 }
 
 impl Key {
+    /// The powers of `H` per register and their Karatsuba halves (for the fused AES-GCM
+    /// kernel, which uses this layout).
+    pub(super) fn powers(&self) -> (&[[u8; 32]; W], &[[u8; 32]; W]) {
+        (&self.pow, &self.kar)
+    }
+
     pub(crate) fn new(h: &[u8; 16], t: Vpclmul256) -> Key {
         let mut k = Key {
             pow: [[0; 32]; W],

@@ -40,6 +40,8 @@ mod aarch64_aes;
 #[cfg(target_arch = "x86_64")]
 mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_gcm;
+#[cfg(target_arch = "x86_64")]
 mod x86_modes;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes;
@@ -269,6 +271,52 @@ impl Aes {
     /// Key length in bytes (16, 24 or 32).
     pub fn key_len(&self) -> usize {
         self.key_len
+    }
+
+    /// Whether this key runs on the 256-bit VAES backend (the one the fused AES-GCM kernel
+    /// [`x86_gcm`] is written for).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn vaes256(&self) -> Option<arch_cpu::Vaes256> {
+        match &self.inner {
+            Inner::Vaes(_, t, _) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// GCM's bulk pass in one loop ([`x86_gcm::ctr_ghash`]) over the whole groups of
+    /// [`x86_gcm::GROUP_BLOCKS`] blocks of `dst` (from `src` when given, else in place);
+    /// returns the bytes done. Nothing is done (0) unless the key is on the VAES backend.
+    /// The counter's last word must not wrap inside `dst`.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gcm_ctr_ghash(
+        &self,
+        clmul: arch_cpu::Vpclmul256,
+        pow: &x86_gcm::Powers,
+        kar: &x86_gcm::Powers,
+        decrypt: bool,
+        ctr: &Block,
+        y: &mut Block,
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<usize, Error> {
+        let Inner::Vaes(k, t, _) = &self.inner else {
+            return Ok(0);
+        };
+        let len = dst.len() - dst.len() % (16 * x86_gcm::GROUP_BLOCKS);
+        let dst = &mut dst[..len];
+        let io = match src {
+            Some(s) => InOut::new(
+                s.get(..len).ok_or(Error::LengthMismatch {
+                    input: s.len(),
+                    output: len,
+                })?,
+                dst,
+            )?,
+            None => InOut::in_place(dst),
+        };
+        x86_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
+        Ok(len)
     }
 
     fn encrypt_inout(&self, io: InOut<'_>) {
