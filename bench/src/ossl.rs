@@ -1,6 +1,6 @@
 //! The OpenSSL calls the `openssl` crate does not wrap in the form a benchmark needs: an
-//! ECB context encrypting in place, and `EVP_MAC` (HMAC, KMAC) keyed once and copied per
-//! message. Everything else uses the `openssl` crate.
+//! cipher context (ECB, CTR, CBC, XTS) encrypting in place, and `EVP_MAC` (HMAC, KMAC,
+//! CMAC) keyed once and copied per message. Everything else uses the `openssl` crate.
 
 use std::ffi::{c_char, c_int, CStr};
 use std::ptr;
@@ -38,12 +38,31 @@ impl Cipher {
         }
     }
 
-    /// Encrypts `buf` (a whole number of blocks) in place.
+    /// Sets a fresh IV (CTR counter block, CBC IV, XTS tweak) for the next message, keeping
+    /// the key schedule.
+    pub fn set_iv(&mut self, iv: &[u8]) {
+        // SAFETY: re-initialising our context with only an IV; libcrypto reads
+        // EVP_CIPHER_CTX_iv_length bytes of it, checked here.
+        unsafe {
+            assert_eq!(ffi::EVP_CIPHER_CTX_iv_length(self.0) as usize, iv.len());
+            let ok = ffi::EVP_EncryptInit_ex(
+                self.0,
+                ptr::null(),
+                ptr::null_mut(),
+                ptr::null(),
+                iv.as_ptr(),
+            );
+            assert_eq!(ok, 1, "EVP_EncryptInit_ex (iv)");
+        }
+    }
+
+    /// Encrypts `buf` in place: whole blocks for ECB and CBC, any length for CTR, one whole
+    /// data unit for XTS.
     pub fn update(&mut self, buf: &mut [u8]) {
         let mut outl: c_int = 0;
         let len = c_int::try_from(buf.len()).expect("buffer fits an int");
-        // SAFETY: OpenSSL allows in == out exactly; with padding off and whole blocks it
-        // writes exactly `len` bytes and buffers nothing.
+        // SAFETY: OpenSSL allows in == out exactly; with padding off and whole blocks (or a
+        // stream mode, or one XTS unit) it writes exactly `len` bytes and buffers nothing.
         let ok = unsafe {
             ffi::EVP_EncryptUpdate(self.0, buf.as_mut_ptr(), &mut outl, buf.as_ptr(), len)
         };
@@ -63,11 +82,12 @@ impl Drop for Cipher {
 pub struct Mac(*mut ffi::EVP_MAC_CTX);
 
 impl Mac {
-    /// `HMAC` with `digest` (e.g. `c"SHA256"`), or `KMAC128` / `KMAC256` (`digest` `None`).
-    pub fn new(alg: &CStr, digest: Option<&CStr>, key: &[u8]) -> Self {
+    /// `HMAC` with `param` `("digest", "SHA256")`, `CMAC` with `("cipher", "AES-128-CBC")`,
+    /// or `KMAC128` / `KMAC256` (`param` `None`).
+    pub fn new(alg: &CStr, param: Option<(&CStr, &CStr)>, key: &[u8]) -> Self {
         openssl::init();
         // SAFETY: libcrypto calls on objects we own; the parameter array lives until
-        // EVP_MAC_init returns, and the digest name outlives it.
+        // EVP_MAC_init returns, and the parameter strings outlive it.
         unsafe {
             let mac = ffi::EVP_MAC_fetch(ptr::null_mut(), alg.as_ptr(), ptr::null());
             assert!(!mac.is_null(), "EVP_MAC_fetch {alg:?}");
@@ -75,10 +95,10 @@ impl Mac {
             ffi::EVP_MAC_free(mac);
             assert!(!ctx.is_null());
             let mut params = Vec::new();
-            if let Some(d) = digest {
+            if let Some((name, value)) = param {
                 params.push(OSSL_PARAM_construct_utf8_string(
-                    c"digest".as_ptr(),
-                    d.as_ptr() as *mut c_char,
+                    name.as_ptr(),
+                    value.as_ptr() as *mut c_char,
                     0,
                 ));
             }

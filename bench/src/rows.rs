@@ -3,9 +3,13 @@
 //! Every set-up keys its implementation once (key schedule, HMAC pads, GHASH powers are not
 //! timed) and returns an [`Op`] that processes one whole buffer per call, the way a user of
 //! that library's ordinary API would: AEADs seal in place with a fresh 12- (GCM) or 13-byte
-//! (CCM) nonce set-up each call, no AAD, 16-byte tag; hashes hash the buffer from a fresh
-//! state; MACs tag it from the keyed state; SHAKE128 squeezes 32 bytes; KMAC128 gives a
-//! 32-byte tag with an empty customization string. All implementations of a row get the same
+//! (CCM) nonce set-up each call, no AAD, 16-byte tag; CTR and CBC encrypt the buffer as one
+//! message from a fixed 16-byte IV (full-block big-endian counter for CTR, no padding for
+//! CBC), XTS as one data unit with a fixed 16-byte tweak (ciphertext stealing for a length
+//! that is not a multiple of 16; at least 16 bytes); hashes hash the buffer from a fresh
+//! state; MACs tag it from the keyed state (shyfr's CMAC derives its two subkeys per message,
+//! one extra block, as `Cmac::mac` does); SHAKE128 squeezes 32 bytes; KMAC128 gives a 32-byte
+//! tag with an empty customization string. All implementations of a row get the same
 //! key and nonce, and `main` checks that they agree on the output before timing them.
 //!
 //! Adding an algorithm is one entry in [`ROWS`]. Peers that lack an algorithm are simply left
@@ -31,7 +35,8 @@ pub enum Peer {
     Shyfr,
     /// The system libcrypto through the `openssl` crate.
     OpenSsl,
-    /// The RustCrypto crates (`aes`, `aes-gcm`, `ccm`, `sha2`, `sha3`, `shake`, `hmac`).
+    /// The RustCrypto crates (`aes`, `ctr`, `cbc`, `xts-mode`, `cmac`, `aes-gcm`, `ccm`,
+    /// `sha2`, `sha3`, `shake`, `hmac`).
     RustCrypto,
     /// `ring`.
     Ring,
@@ -83,6 +88,10 @@ pub fn key(len: usize) -> Vec<u8> {
 const NONCE: [u8; 13] = [
     0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88, 0x01,
 ];
+/// IV of CTR and CBC, tweak of XTS.
+const IV: [u8; 16] = [
+    0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff,
+];
 const GCM_NONCE_LEN: usize = 12;
 const CCM_NONCE_LEN: usize = 13;
 const TAG_LEN: usize = 16;
@@ -125,6 +134,124 @@ fn awslc_ecb(alg: &'static aws_lc_rs::cipher::Algorithm, klen: usize) -> Op {
     let k = EncryptingKey::ecb(UnboundCipherKey::new(alg, &key(klen)).expect("key")).expect("ecb");
     Box::new(move |buf, _| {
         black_box(k.encrypt(buf).expect("whole blocks"));
+        0
+    })
+}
+
+// ---- AES-CTR, AES-CBC (encrypt), AES-XTS (encrypt) --------------------------------------
+
+fn shyfr_aes(k: &[u8]) -> shyfr::aes::Aes {
+    shyfr::aes::Aes::new_from_slice(k).expect("key")
+}
+
+fn shyfr_ctr(klen: usize) -> Op {
+    let c = shyfr_aes(&key(klen));
+    Box::new(move |buf, _| {
+        shyfr::mode::ctr::Ctr::new(&c, &IV)
+            .expect("iv")
+            .apply_keystream(buf)
+            .expect("keystream");
+        0
+    })
+}
+
+fn shyfr_cbc(klen: usize) -> Op {
+    let c = shyfr::mode::cbc::Cbc::new(shyfr_aes(&key(klen)));
+    Box::new(move |buf, _| {
+        c.encrypt(&IV, buf).expect("whole blocks");
+        0
+    })
+}
+
+/// XTS with `klen` bytes of key: the first half keys the data cipher, the second the tweak.
+fn shyfr_xts(klen: usize) -> Op {
+    let k = key(klen);
+    let (k1, k2) = k.split_at(klen / 2);
+    let x = shyfr::mode::xts::Xts::new(shyfr_aes(k1), shyfr_aes(k2)).expect("xts");
+    Box::new(move |buf, _| {
+        x.encrypt(&IV, buf).expect("one data unit");
+        0
+    })
+}
+
+/// OpenSSL CTR, CBC (padding off) or XTS: keyed once, a fresh IV each message.
+fn ossl_iv(cipher: *const ffi::EVP_CIPHER, klen: usize) -> Op {
+    let mut c = ossl::Cipher::new(cipher, &key(klen));
+    Box::new(move |buf, _| {
+        c.set_iv(&IV);
+        c.update(buf);
+        0
+    })
+}
+
+fn rc_ctr<C>() -> Op
+where
+    C: aes::cipher::KeyInit
+        + aes::cipher::BlockCipherEncrypt<BlockSize = aes::cipher::consts::U16>
+        + 'static,
+{
+    use aes::cipher::{InnerIvInit, StreamCipher, StreamCipherSeek};
+    let c = C::new_from_slice(&key(C::key_size())).expect("key");
+    let mut s = ctr::Ctr128BE::<C>::from_core(ctr::CtrCore::inner_iv_init(c, &IV.into()));
+    Box::new(move |buf, _| {
+        s.seek(0u64);
+        s.apply_keystream(buf);
+        0
+    })
+}
+
+fn rc_cbc<C>() -> Op
+where
+    C: aes::cipher::KeyInit
+        + aes::cipher::BlockCipherEncrypt<BlockSize = aes::cipher::consts::U16>
+        + 'static,
+{
+    use aes::cipher::{BlockModeEncrypt, InnerIvInit, SetIvState};
+    let c = C::new_from_slice(&key(C::key_size())).expect("key");
+    let mut e = cbc::Encryptor::<C>::inner_iv_init(c, &IV.into());
+    Box::new(move |buf, _| {
+        e.set_iv(&IV.into());
+        let (blocks, rest) = aes::cipher::Array::slice_as_chunks_mut(buf);
+        debug_assert!(rest.is_empty());
+        e.encrypt_blocks(blocks);
+        0
+    })
+}
+
+fn rc_xts<C>() -> Op
+where
+    C: aes::cipher::KeyInit
+        + aes::cipher::BlockCipherEncrypt<BlockSize = aes::cipher::consts::U16>
+        + 'static,
+{
+    let k = key(2 * C::key_size());
+    let (k1, k2) = k.split_at(C::key_size());
+    let x = xts_mode::Xts128::new(
+        C::new_from_slice(k1).expect("key"),
+        C::new_from_slice(k2).expect("key"),
+    );
+    Box::new(move |buf, _| {
+        x.encrypt_sector(buf, IV.into());
+        0
+    })
+}
+
+/// aws-lc-rs `EncryptingKey` (CTR or CBC): keyed once, `less_safe_encrypt` with the fixed IV.
+fn awslc_iv(alg: &'static aws_lc_rs::cipher::Algorithm, klen: usize, cbc: bool) -> Op {
+    use aws_lc_rs::cipher::{EncryptingKey, EncryptionContext, UnboundCipherKey};
+    use aws_lc_rs::iv::FixedLength;
+    let u = UnboundCipherKey::new(alg, &key(klen)).expect("key");
+    let k = if cbc {
+        EncryptingKey::cbc(u)
+    } else {
+        EncryptingKey::ctr(u)
+    }
+    .expect("mode");
+    Box::new(move |buf, _| {
+        black_box(
+            k.less_safe_encrypt(buf, EncryptionContext::Iv128(FixedLength::from(IV)))
+                .expect("encrypt"),
+        );
         0
     })
 }
@@ -325,10 +452,10 @@ fn shyfr_hmac<H: shyfr::hash::Hash + 'static>() -> Op {
 
 fn ossl_mac(
     alg: &'static std::ffi::CStr,
-    digest: Option<&'static std::ffi::CStr>,
+    param: Option<(&'static std::ffi::CStr, &'static std::ffi::CStr)>,
     klen: usize,
 ) -> Op {
-    let m = ossl::Mac::new(alg, digest, &key(klen));
+    let m = ossl::Mac::new(alg, param, &key(klen));
     Box::new(move |buf, out| m.mac(buf, out))
 }
 
@@ -368,6 +495,37 @@ fn awslc_hmac(alg: aws_lc_rs::hmac::Algorithm) -> Op {
     })
 }
 
+// ---- AES-CMAC ------------------------------------------------------------------------
+
+fn shyfr_cmac(klen: usize) -> Op {
+    let c = shyfr_aes(&key(klen));
+    Box::new(move |buf, out| {
+        let t = shyfr::mode::cmac::Cmac::mac(&c, buf).expect("cmac");
+        let t = t.as_bytes();
+        out[..t.len()].copy_from_slice(t);
+        t.len()
+    })
+}
+
+fn rc_cmac<C>() -> Op
+where
+    C: aes::cipher::KeyInit
+        + aes::cipher::BlockCipherEncrypt<BlockSize = aes::cipher::consts::U16>
+        + Clone
+        + 'static,
+    cmac::Cmac<C>: cmac::KeyInit + cmac::Mac + Clone,
+{
+    use cmac::{KeyInit, Mac};
+    let keyed = <cmac::Cmac<C> as KeyInit>::new_from_slice(&key(C::key_size())).expect("key");
+    Box::new(move |buf, out| {
+        let mut m = keyed.clone();
+        m.update(buf);
+        let t = m.finalize().into_bytes();
+        out[..t.len()].copy_from_slice(&t);
+        t.len()
+    })
+}
+
 // ---- KMAC128 (32-byte tag, empty customization) ----------------------------------------
 
 const KMAC_KEY_LEN: usize = 32;
@@ -389,7 +547,7 @@ use shyfr::hash::sha2 as s2;
 use shyfr::hash::sha3 as s3;
 use Peer::*;
 
-/// Every row measured. CTR, CBC, XTS and CMAC rows come when shyfr has those modes.
+/// Every row measured.
 pub static ROWS: &[Row] = &[
     Row {
         name: "aes-128-ecb",
@@ -425,6 +583,64 @@ pub static ROWS: &[Row] = &[
             (OpenSsl, || ossl_ecb(unsafe { ffi::EVP_aes_256_ecb() }, 32)),
             (RustCrypto, rc_ecb::<aes::Aes256>),
             (AwsLc, || awslc_ecb(&aws_lc_rs::cipher::AES_256, 32)),
+        ],
+    },
+    Row {
+        name: "aes-128-ctr",
+        operation: "encrypt",
+        granule: 1,
+        impls: &[
+            (Shyfr, || shyfr_ctr(16)),
+            // SAFETY: EVP_aes_* return static tables.
+            (OpenSsl, || ossl_iv(unsafe { ffi::EVP_aes_128_ctr() }, 16)),
+            (RustCrypto, rc_ctr::<aes::Aes128>),
+            (AwsLc, || awslc_iv(&aws_lc_rs::cipher::AES_128, 16, false)),
+        ],
+    },
+    Row {
+        name: "aes-256-ctr",
+        operation: "encrypt",
+        granule: 1,
+        impls: &[
+            (Shyfr, || shyfr_ctr(32)),
+            // SAFETY: as above.
+            (OpenSsl, || ossl_iv(unsafe { ffi::EVP_aes_256_ctr() }, 32)),
+            (RustCrypto, rc_ctr::<aes::Aes256>),
+            (AwsLc, || awslc_iv(&aws_lc_rs::cipher::AES_256, 32, false)),
+        ],
+    },
+    Row {
+        name: "aes-128-cbc",
+        operation: "encrypt",
+        granule: 16,
+        impls: &[
+            (Shyfr, || shyfr_cbc(16)),
+            // SAFETY: as above.
+            (OpenSsl, || ossl_iv(unsafe { ffi::EVP_aes_128_cbc() }, 16)),
+            (RustCrypto, rc_cbc::<aes::Aes128>),
+            (AwsLc, || awslc_iv(&aws_lc_rs::cipher::AES_128, 16, true)),
+        ],
+    },
+    Row {
+        name: "aes-128-xts",
+        operation: "encrypt (one data unit)",
+        granule: 1,
+        impls: &[
+            (Shyfr, || shyfr_xts(32)),
+            // SAFETY: as above.
+            (OpenSsl, || ossl_iv(unsafe { ffi::EVP_aes_128_xts() }, 32)),
+            (RustCrypto, rc_xts::<aes::Aes128>),
+        ],
+    },
+    Row {
+        name: "aes-256-xts",
+        operation: "encrypt (one data unit)",
+        granule: 1,
+        impls: &[
+            (Shyfr, || shyfr_xts(64)),
+            // SAFETY: as above.
+            (OpenSsl, || ossl_iv(unsafe { ffi::EVP_aes_256_xts() }, 64)),
+            (RustCrypto, rc_xts::<aes::Aes256>),
         ],
     },
     Row {
@@ -633,7 +849,9 @@ pub static ROWS: &[Row] = &[
         granule: 1,
         impls: &[
             (Shyfr, shyfr_hmac::<s2::Sha256>),
-            (OpenSsl, || ossl_mac(c"HMAC", Some(c"SHA256"), HMAC_KEY_LEN)),
+            (OpenSsl, || {
+                ossl_mac(c"HMAC", Some((c"digest", c"SHA256")), HMAC_KEY_LEN)
+            }),
             (RustCrypto, rc_hmac::<sha2::Sha256>),
             (Ring, || ring_hmac(ring::hmac::HMAC_SHA256)),
             (AwsLc, || awslc_hmac(aws_lc_rs::hmac::HMAC_SHA256)),
@@ -645,10 +863,24 @@ pub static ROWS: &[Row] = &[
         granule: 1,
         impls: &[
             (Shyfr, shyfr_hmac::<s2::Sha512>),
-            (OpenSsl, || ossl_mac(c"HMAC", Some(c"SHA512"), HMAC_KEY_LEN)),
+            (OpenSsl, || {
+                ossl_mac(c"HMAC", Some((c"digest", c"SHA512")), HMAC_KEY_LEN)
+            }),
             (RustCrypto, rc_hmac::<sha2::Sha512>),
             (Ring, || ring_hmac(ring::hmac::HMAC_SHA512)),
             (AwsLc, || awslc_hmac(aws_lc_rs::hmac::HMAC_SHA512)),
+        ],
+    },
+    Row {
+        name: "aes-128-cmac",
+        operation: "mac",
+        granule: 1,
+        impls: &[
+            (Shyfr, || shyfr_cmac(16)),
+            (OpenSsl, || {
+                ossl_mac(c"CMAC", Some((c"cipher", c"AES-128-CBC")), 16)
+            }),
+            (RustCrypto, rc_cmac::<aes::Aes128>),
         ],
     },
     Row {
