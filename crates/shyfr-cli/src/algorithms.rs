@@ -28,6 +28,9 @@ pub enum Operation {
     Hash,
     /// A MAC over the whole buffer per pass.
     Mac,
+    /// Key derivation (HKDF over the buffer as input key material; PBKDF2 filling the
+    /// buffer with derived key).
+    Derive,
 }
 
 impl Operation {
@@ -38,6 +41,7 @@ impl Operation {
             Operation::Decrypt => "decrypt",
             Operation::Hash => "hash",
             Operation::Mac => "mac",
+            Operation::Derive => "derive",
         }
     }
 }
@@ -143,6 +147,7 @@ pub static ALGORITHMS: &[Algorithm] = &[
     mode_row!("aes-128-cfb", 16, 1),
     mode_row!("aes-256-cfb", 32, 1),
     mode_row!("aes-128-cfb8", 16, 1),
+    mode_row!("aes-128-cfb1", 16, 1),
     mode_row!("aes-128-ofb", 16, 1),
     mode_row!("aes-256-ofb", 32, 1),
     mode_row!("aes-128-xts", 32, 16),
@@ -179,6 +184,14 @@ pub static ALGORITHMS: &[Algorithm] = &[
         operations: &[Operation::Encrypt],
         setup: aes_kw,
     },
+    Algorithm {
+        name: "aes-128-kwp",
+        family: "aes",
+        key_len: 16,
+        block_len: 1,
+        operations: &[Operation::Encrypt],
+        setup: aes_kw,
+    },
     hash_row!("aes-128-gmac", "aes", Operation::Mac, aes_gmac),
     hash_row!("aes-256-gmac", "aes", Operation::Mac, aes_gmac),
     aead_row!("aes-128-gcm", 16, aes_gcm),
@@ -198,6 +211,8 @@ pub static ALGORITHMS: &[Algorithm] = &[
     hash_row!("hmac-sha384", "sha512", Operation::Mac, hmac_any),
     hash_row!("hmac-sha512", "sha512", Operation::Mac, sha_hash),
     hash_row!("hmac-sha3-256", "keccak", Operation::Mac, hmac_any),
+    hash_row!("hkdf-sha256", "sha256", Operation::Derive, hmac_any),
+    hash_row!("pbkdf2-sha256", "sha256", Operation::Derive, hmac_any),
     hash_row!("sha3-224", "keccak", Operation::Hash, keccak_hash),
     hash_row!("sha3-256", "keccak", Operation::Hash, keccak_hash),
     hash_row!("sha3-384", "keccak", Operation::Hash, keccak_hash),
@@ -399,12 +414,12 @@ fn aes_mode(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Pre
                 }
             })
         }
-        "cfb" | "cfb8" => {
+        "cfb" | "cfb8" | "cfb1" => {
             let aes = mk(&key)?;
-            let seg = if mode == "cfb8" {
-                Segment::Byte
-            } else {
-                Segment::Block
+            let seg = match mode {
+                "cfb8" => Segment::Byte,
+                "cfb1" => Segment::Bit,
+                _ => Segment::Block,
             };
             repeat(move |buf| {
                 if dec {
@@ -450,19 +465,28 @@ fn aes_mode(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Pre
     })
 }
 
-/// [`Setup`] for AES key wrap (RFC 3394): wraps the whole buffer (a multiple of 8 bytes, at
-/// least 16) per pass.
+/// [`Setup`] for AES key wrap: KW (RFC 3394) wraps the whole buffer (a multiple of 8 bytes,
+/// at least 16) per pass, KWP (RFC 5649) any non-empty buffer.
 fn aes_kw(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
     let b = aes_backend(alg, backend)?;
     let aes = Aes::with_backend(&bench_key(alg.key_len), b)
         .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
-    let kw = shyfr::mode::kw::Kw::new(aes).map_err(|e| format!("{}: {e}", alg.name))?;
     let mut out = Vec::new();
-    let run = repeat(move |buf| {
-        out.resize(buf.len() + 8, 0);
-        kw.wrap(buf, &mut out).expect("sizes checked");
-        black_box(&out);
-    });
+    let run = if alg.name.ends_with("kwp") {
+        let kwp = shyfr::mode::kw::Kwp::new(aes).map_err(|e| format!("{}: {e}", alg.name))?;
+        repeat(move |buf| {
+            out.resize(buf.len() + 16, 0);
+            kwp.wrap(buf, &mut out).expect("any non-empty length");
+            black_box(&out);
+        })
+    } else {
+        let kw = shyfr::mode::kw::Kw::new(aes).map_err(|e| format!("{}: {e}", alg.name))?;
+        repeat(move |buf| {
+            out.resize(buf.len() + 8, 0);
+            kw.wrap(buf, &mut out).expect("sizes checked");
+            black_box(&out);
+        })
+    };
     Ok(Prepared {
         backend: b.name(),
         run,
@@ -489,7 +513,8 @@ fn aes_gmac(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Pr
     })
 }
 
-/// [`Setup`] for the HMAC rows over any hash, on the hash's default backend.
+/// [`Setup`] for the HMAC rows over any hash, and the HMAC-based KDFs (HKDF, PBKDF2), on
+/// the hash's default backend.
 fn hmac_any(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
     use shyfr::hash::sha1::Sha1;
     use shyfr::hash::sha2::Sha384;
@@ -513,6 +538,26 @@ fn hmac_any(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Pr
         "hmac-sha1" => run::<Sha1>(&key),
         "hmac-sha384" => run::<Sha384>(&key),
         "hmac-sha3-256" => run::<Sha3_256>(&key),
+        // HKDF: extract over the buffer as input key material, then expand 32 bytes.
+        "hkdf-sha256" => repeat(move |buf| {
+            let mut okm = [0u8; 32];
+            shyfr::kdf::hkdf::Hkdf::<shyfr::hash::sha2::Sha256>::derive(
+                b"salt", buf, b"info", &mut okm,
+            )
+            .expect("32 bytes");
+            black_box(okm);
+        }),
+        // PBKDF2 with one iteration, deriving as many bytes as the buffer holds: the rate at
+        // which the PRF produces key material (the cost of c iterations is c times this).
+        "pbkdf2-sha256" => repeat(move |buf| {
+            shyfr::kdf::pbkdf2::pbkdf2_hmac::<shyfr::hash::sha2::Sha256>(
+                b"password",
+                b"salt",
+                1,
+                buf,
+            )
+            .expect("non-empty");
+        }),
         other => return Err(format!("no HMAC set-up for {other}")),
     };
     Ok(Prepared {
@@ -813,7 +858,8 @@ mod tests {
             let mut outs = Vec::new();
             for b in a.backends().iter().filter(|b| b.available) {
                 let prepared = a.prepare(Some(b.backend), op);
-                if a.name.starts_with("hmac-") && !b.selected {
+                let follows_hash = a.name.starts_with("hmac-") || op == Operation::Derive;
+                if follows_hash && !b.selected {
                     assert!(prepared.is_err(), "{} on {}", a.name, b.backend);
                     continue;
                 }

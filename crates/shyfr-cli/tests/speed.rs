@@ -305,7 +305,7 @@ fn list_names_every_algorithm_with_operations_and_backends() {
             .find(|r| r.first() == Some(&name))
             .unwrap_or_else(|| panic!("{name} not listed:\n{out}"));
         assert!(
-            ["encrypt,decrypt", "encrypt", "hash", "mac"].contains(&row[1]),
+            ["encrypt,decrypt", "encrypt", "hash", "mac", "derive"].contains(&row[1]),
             "{row:?}"
         );
         assert!(row.iter().any(|w| w.contains("soft")), "{row:?}");
