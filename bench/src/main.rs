@@ -11,6 +11,8 @@
 //! Cycles per byte use a core-clock estimate from a chain of dependent additions
 //! ([`clock`]); `--ghz` replaces it.
 
+// The core-clock estimate is the `shyfr` command's own (one method for both tools).
+#[path = "../../crates/shyfr-cli/src/clock.rs"]
 mod clock;
 mod ossl;
 mod rows;
