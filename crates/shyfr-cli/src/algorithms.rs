@@ -14,7 +14,7 @@ use shyfr::aes::{Aes, Backend as AesBackend};
 use shyfr::cpu::{self, BackendStatus, Feature};
 
 /// Processes the buffer in place `reps` times (the closure keeps the key).
-pub type Runner = Box<dyn FnMut(&mut [u8], u64)>;
+pub type Runner = Box<dyn FnMut(&mut [u8], u64) + Send>;
 
 /// What is measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -334,7 +334,7 @@ fn bench_key(len: usize) -> Vec<u8> {
 
 /// Wraps a one-pass function into a [`Runner`]. Generic, so `f` is inlined into the loop
 /// and the only per-pass cost beyond the library call is the loop itself.
-fn repeat(mut f: impl FnMut(&mut [u8]) + 'static) -> Runner {
+fn repeat(mut f: impl FnMut(&mut [u8]) + Send + 'static) -> Runner {
     Box::new(move |buf: &mut [u8], reps: u64| {
         for _ in 0..reps {
             f(black_box(&mut *buf));
@@ -521,7 +521,7 @@ fn hmac_any(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Pr
     use shyfr::hash::sha3::Sha3_256;
     use shyfr::hash::Hash;
     use shyfr::mac::hmac::Hmac;
-    fn run<H: Hash + 'static>(key: &[u8]) -> Runner {
+    fn run<H: Hash + Send + 'static>(key: &[u8]) -> Runner {
         hash_runner(Hmac::<H>::new(key), |m, d| m.update(d), |m| m.finalize())
     }
     let default = alg
@@ -569,11 +569,11 @@ fn hmac_any(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Pr
 /// An AEAD runner: `seal` in place for encryption; for decryption, `open` from a
 /// ciphertext sealed once per buffer size (buffer to buffer, so every pass verifies a
 /// valid tag and decrypts).
-fn aead_runner<T: 'static>(
+fn aead_runner<T: Send + 'static>(
     op: Operation,
-    seal: impl Fn(&mut [u8]) -> T + 'static,
-    seal_to: impl Fn(&[u8], &mut [u8]) -> T + 'static,
-    open_to: impl Fn(&[u8], &T, &mut [u8]) + 'static,
+    seal: impl Fn(&mut [u8]) -> T + Send + 'static,
+    seal_to: impl Fn(&[u8], &mut [u8]) -> T + Send + 'static,
+    open_to: impl Fn(&[u8], &T, &mut [u8]) + Send + 'static,
 ) -> Runner {
     match op {
         Operation::Decrypt => {
@@ -606,7 +606,7 @@ fn aes_gcm(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prep
     )
     .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
     let backend = gcm.aes_backend().name();
-    let gcm = std::rc::Rc::new(gcm);
+    let gcm = std::sync::Arc::new(gcm);
     let (g1, g2, g3) = (gcm.clone(), gcm.clone(), gcm);
     const NONCE: [u8; 12] = [7; 12];
     let run = aead_runner(
@@ -626,7 +626,7 @@ fn aes_ccm(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prep
     let b = aes_backend(alg, backend)?;
     let ccm = shyfr::aead::ccm::AesCcm::with_backend(&bench_key(alg.key_len), b)
         .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
-    let ccm = std::rc::Rc::new(ccm);
+    let ccm = std::sync::Arc::new(ccm);
     let (c1, c2, c3) = (ccm.clone(), ccm.clone(), ccm);
     const NONCE: [u8; 13] = [9; 13];
     let run = aead_runner(
@@ -646,7 +646,7 @@ fn aes_ccm(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prep
 
 /// A runner that hashes the whole buffer per pass, starting from a clone of `h` (a fresh
 /// state, or a keyed HMAC state).
-fn hash_runner<H: Clone + 'static, O: 'static>(
+fn hash_runner<H: Clone + Send + 'static, O: 'static>(
     h: H,
     update: fn(&mut H, &[u8]),
     finish: fn(H) -> O,
@@ -667,7 +667,7 @@ fn unsteerable(alg: &Algorithm) -> String {
 }
 
 /// A runner for a fixed-output hash state (or the error that prevented setting it up).
-fn plain<H: shyfr::hash::Hash + 'static>(
+fn plain<H: shyfr::hash::Hash + Send + 'static>(
     h: Result<H, shyfr::Error>,
     name: &str,
 ) -> Result<Runner, String> {
@@ -746,7 +746,7 @@ fn sha_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Pr
 }
 
 /// A runner for an extendable-output function: absorb the buffer, read `n` bytes (at most 64).
-fn xof_runner<X: shyfr::hash::Xof + 'static>(x: X, n: usize) -> Runner {
+fn xof_runner<X: shyfr::hash::Xof + Send + 'static>(x: X, n: usize) -> Runner {
     use shyfr::hash::XofReader;
     repeat(move |buf| {
         let mut x = x.clone();

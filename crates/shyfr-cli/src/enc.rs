@@ -34,8 +34,9 @@ use shyfr::{Aes, BlockCipher, Error};
 
 use crate::CliError;
 
-/// Bytes read from the input at a time.
-const CHUNK: usize = 64 * 1024;
+/// Bytes read from the input at a time: large enough that the library's multi-core bulk
+/// paths (from [`shyfr::mode::PARALLEL_MIN_LEN`]) split each chunk across the cores.
+const CHUNK: usize = 4 * shyfr::mode::PARALLEL_MIN_LEN;
 /// AES block length.
 const BLOCK: usize = 16;
 /// GCM tag length (appended to the ciphertext).

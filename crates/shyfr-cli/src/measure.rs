@@ -10,7 +10,8 @@
 //! for the same time. A trial's aggregate throughput is the sum of the threads' throughputs
 //! in that trial. This measures independent streams, one per core: how the machine scales
 //! when several users or connections each run the algorithm, not a single large message
-//! split across cores (the library's own multi-core bulk paths are a separate matter).
+//! split across cores (the library's own multi-core bulk paths are a separate matter:
+//! [`split`] measures those, one buffer on a rayon pool of N threads).
 
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
@@ -71,6 +72,24 @@ pub fn single(run: &mut Runner, size: usize, seconds: f64, trials: u32) -> Vec<f
     (0..trials)
         .map(|_| one_trial(run, &mut buf, batch, trial))
         .collect()
+}
+
+/// Measures `run` like [`single`], but inside a rayon pool of `threads` threads, so the
+/// library's multi-core bulk paths (feature `parallel`) split each buffer across them
+/// (`threads` = 1 is the single-thread figure of the same code). An error if the pool
+/// cannot be built.
+pub fn split(
+    run: &mut Runner,
+    size: usize,
+    seconds: f64,
+    trials: u32,
+    threads: usize,
+) -> Result<Vec<f64>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    Ok(pool.install(|| single(run, size, seconds, trials)))
 }
 
 /// Measures `threads` independent streams of `alg`'s `op` on `backend` at once, each thread
@@ -137,18 +156,33 @@ mod tests {
 
     #[test]
     fn single_counts_bytes() {
-        let counter = std::rc::Rc::new(std::cell::Cell::new(0u64));
+        let counter = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
         let c2 = counter.clone();
         let mut run: Runner = Box::new(move |buf: &mut [u8], reps: u64| {
             for _ in 0..reps {
                 buf[0] = buf[0].wrapping_add(1);
             }
-            c2.set(c2.get() + reps);
+            c2.fetch_add(reps, std::sync::atomic::Ordering::Relaxed);
         });
         let bps = single(&mut run, 64, 0.03, 3);
         assert_eq!(bps.len(), 3);
         assert!(bps.iter().all(|b| *b > 0.0 && b.is_finite()));
-        assert!(counter.get() > 3);
+        assert!(counter.load(std::sync::atomic::Ordering::Relaxed) > 3);
+    }
+
+    #[test]
+    fn split_runs_in_a_pool_of_that_size() {
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let s2 = seen.clone();
+        let mut run: Runner = Box::new(move |_buf: &mut [u8], _reps: u64| {
+            s2.store(
+                rayon::current_num_threads(),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        });
+        let bps = split(&mut run, 64, 0.02, 2, 3).unwrap();
+        assert_eq!(bps.len(), 2);
+        assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), 3);
     }
 
     #[test]

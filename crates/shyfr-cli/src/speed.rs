@@ -8,7 +8,10 @@
 //!
 //! `--threads N` measures every cell a second time with N threads at once, each with its own
 //! key and buffer (independent streams), and reports the aggregate throughput and the
-//! speed-up over one thread. Output is a set of tables, `--json` (one object; the first six
+//! speed-up over one thread. `--parallel N` instead measures one buffer per cell split
+//! across N threads by the library's multi-core bulk paths (feature `parallel`: ECB, CTR,
+//! CBC and CFB decryption, XTS, and GCM from [`shyfr::mode::PARALLEL_MIN_LEN`] bytes on),
+//! against the same buffer on one thread. Output is a set of tables, `--json` (one object; the first six
 //! keys of each `results` entry are a stable contract) or `--csv` (a header row and one line
 //! per result); `--plot FILE.svg|.png` also draws throughput against buffer size.
 
@@ -75,6 +78,12 @@ pub struct SpeedArgs {
     /// per available core
     #[arg(long, value_name = "N|all", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
+
+    /// Also process each buffer with the library's multi-core bulk path on a pool of N
+    /// threads (ECB, CTR, CBC/CFB decryption, XTS, GCM; buffers from 1 MiB, e.g.
+    /// `--sizes 16777216`) and show the speed-up over one thread; `all` is one per core
+    #[arg(long, value_name = "N|all", value_parser = parse_threads, allow_negative_numbers = true, conflicts_with = "threads")]
+    parallel: Option<usize>,
 
     /// Also measure each cell with this backend (`portable` for the portable code) and show
     /// the ratio (chosen / compared)
@@ -281,6 +290,9 @@ struct JsonReport<'a> {
     seconds: f64,
     trials: u32,
     threads: usize,
+    /// True with `--parallel`: the rows with `threads` > 1 split one buffer across the
+    /// threads; false: they ran that many independent streams.
+    parallel: bool,
     cpu: CpuJson,
     results: Vec<JsonResult<'a>>,
 }
@@ -500,7 +512,8 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
         .unwrap_or_else(|| DEFAULT_SIZES.to_vec());
     let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);
     let trials = args.trials.unwrap_or(DEFAULT_TRIALS);
-    let threads = args.threads.unwrap_or(1);
+    let split = args.parallel.is_some();
+    let threads = args.threads.or(args.parallel).unwrap_or(1);
     if let Some(p) = &args.plot {
         check_plot_path(p)?;
     }
@@ -547,12 +560,15 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
                         subject.op.name(),
                         p.backend,
                         if n > 1 {
-                            format!(", {n} threads")
+                            format!(", {n} threads{}", if split { " (one buffer)" } else { "" })
                         } else {
                             String::new()
                         }
                     ));
-                    let measured = if n == 1 {
+                    let measured = if split {
+                        measure::split(&mut p.run, size, seconds, trials, n)
+                            .map_err(CliError::Runtime)?
+                    } else if n == 1 {
                         measure::single(&mut p.run, size, seconds, trials)
                     } else {
                         measure::threaded(
@@ -589,6 +605,7 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
         seconds,
         trials,
         threads,
+        split,
     };
     let mut out = if args.json {
         report.json(ov)?
@@ -615,8 +632,10 @@ struct Report<'a> {
     ghz_source: GhzSource,
     seconds: f64,
     trials: u32,
-    /// The N of `--threads N` (1 without it).
+    /// The N of `--threads N` or `--parallel N` (1 without them).
     threads: usize,
+    /// `--parallel`: the N-thread cells split one buffer (not N independent streams).
+    split: bool,
 }
 
 impl Report<'_> {
@@ -694,6 +713,7 @@ impl Report<'_> {
             seconds: self.seconds,
             trials: self.trials,
             threads: self.threads,
+            parallel: self.split,
             cpu: cpu_json(ov),
             results,
         };
@@ -746,7 +766,9 @@ impl Report<'_> {
         } else {
             " trials"
         });
-        if self.threads > 1 {
+        if self.threads > 1 && self.split {
+            t.push_str(&format!("; x{} threads = one buffer split", self.threads));
+        } else if self.threads > 1 {
             t.push_str(&format!("; {} threads = aggregate", self.threads));
         }
         t
@@ -866,7 +888,15 @@ impl Report<'_> {
             }
         });
         out.push_str(&format!("cpu override: {}\n", describe_override(ov)));
-        if self.threads > 1 {
+        if self.threads > 1 && self.split {
+            out.push_str(&format!(
+                "threads: 1, then one buffer split across {n} by the library's multi-core \
+                 path (from {min} bytes; {avail} cores available)\n",
+                n = self.threads,
+                min = shyfr::mode::PARALLEL_MIN_LEN,
+                avail = all_threads()
+            ));
+        } else if self.threads > 1 {
             out.push_str(&format!(
                 "threads: 1, then {n} at once, each with its own key and buffer (independent \
                  streams; {avail} cores available)\n",
@@ -898,8 +928,13 @@ impl Report<'_> {
 
         let n = self.threads;
         if n > 1 {
+            let together = if self.split {
+                "one buffer split"
+            } else {
+                "all streams together"
+            };
             out.push_str(&format!(
-                "\nthroughput with {n} threads in MB/s, all streams together{spread_note}\n"
+                "\nthroughput with {n} threads in MB/s, {together}{spread_note}\n"
             ));
             out.push_str(&self.table(|i, role, size| self.mbps_cell(i, role, size, n), false));
             out.push_str(&format!(

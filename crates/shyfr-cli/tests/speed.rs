@@ -213,6 +213,50 @@ fn threads_report_aggregate_and_speedup() {
 }
 
 #[test]
+fn parallel_splits_one_buffer() {
+    // 1 MiB: the smallest buffer the library splits.
+    let out = ok(&[
+        "speed",
+        "--json",
+        "--seconds",
+        "0.05",
+        "--trials",
+        "1",
+        "--parallel",
+        "2",
+        "--sizes",
+        "1048576",
+        "aes-128-ctr",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["threads"], 2);
+    assert_eq!(v["parallel"], true);
+    let rs = v["results"].as_array().unwrap();
+    assert_eq!(rs.len(), 2, "{out}");
+    assert!(rs
+        .iter()
+        .any(|r| r["threads"] == 2 && r["speedup"].is_f64()));
+    let text = ok(&[
+        "speed",
+        "--seconds",
+        "0.02",
+        "--trials",
+        "1",
+        "--parallel",
+        "2",
+        "--sizes",
+        "16",
+        "aes-128-ecb",
+    ]);
+    assert!(text.contains("one buffer split"), "{text}");
+    // Independent streams and one split buffer are two different questions.
+    usage_error(
+        &["speed", "--threads", "2", "--parallel", "2", "aes-128-ecb"],
+        &["--parallel"],
+    );
+}
+
+#[test]
 fn threads_all_runs() {
     let out = ok(&[
         "speed",
