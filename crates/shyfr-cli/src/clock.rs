@@ -47,7 +47,7 @@ const PLAUSIBLE_HZ: std::ops::RangeInclusive<f64> = 1.0e8..=2.0e10;
 
 /// Runs `iters` loop iterations (`iters * ADDS_PER_ITER` dependent additions) and returns
 /// the time they took.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn chain(iters: u64) -> Duration {
     assert!(
         iters >= 1,
@@ -56,6 +56,7 @@ fn chain(iters: u64) -> Duration {
     let one = std::hint::black_box(1u64);
     let mut x = std::hint::black_box(0u64);
     let start = std::time::Instant::now();
+    #[cfg(target_arch = "x86_64")]
     // SAFETY: the assembly only does arithmetic on the three registers it is given and
     // branches within itself; it reads and writes no memory and does not touch the stack.
     // The counter starts at `iters >= 1`, so the loop ends after `iters` iterations.
@@ -73,25 +74,8 @@ fn chain(iters: u64) -> Duration {
             options(nomem, nostack),
         );
     }
-    let elapsed = start.elapsed();
-    std::hint::black_box(x);
-    elapsed
-}
-
-/// Runs `iters` loop iterations (`iters * ADDS_PER_ITER` dependent additions) and returns
-/// the time they took.
-#[cfg(target_arch = "aarch64")]
-fn chain(iters: u64) -> Duration {
-    assert!(
-        iters >= 1,
-        "the loop counts down from iters and must not start at 0"
-    );
-    let one = std::hint::black_box(1u64);
-    let mut x = std::hint::black_box(0u64);
-    let start = std::time::Instant::now();
-    // SAFETY: the assembly only does arithmetic on the three registers it is given and
-    // branches within itself; it reads and writes no memory and does not touch the stack.
-    // The counter starts at `iters >= 1`, so the loop ends after `iters` iterations.
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: as above (the same loop in AArch64 assembly).
     unsafe {
         core::arch::asm!(
             "2:",
