@@ -547,6 +547,29 @@ use shyfr::hash::sha2 as s2;
 use shyfr::hash::sha3 as s3;
 use Peer::*;
 
+/// A hash row: shyfr's hash type, OpenSSL's digest, and whichever of RustCrypto's type,
+/// ring's and aws-lc-rs's algorithms exist for it.
+macro_rules! hash_row {
+    ($name:expr, $shyfr:ty, $ossl:expr
+        $(, rc: $rc:ty)? $(, ring: $ring:expr)? $(, awslc: $awslc:expr)? $(,)?) => {
+        Row {
+            name: $name,
+            operation: "hash",
+            granule: 1,
+            impls: &[
+                (Shyfr, shyfr_hash::<$shyfr>),
+                (OpenSsl, || {
+                    use openssl::hash::MessageDigest;
+                    ossl_hash($ossl)
+                }),
+                $((RustCrypto, rc_hash::<$rc>),)?
+                $((Ring, || ring_hash(&$ring)),)?
+                $((AwsLc, || awslc_hash(&$awslc)),)?
+            ],
+        }
+    };
+}
+
 /// Every row measured.
 pub static ROWS: &[Row] = &[
     Row {
@@ -719,120 +742,25 @@ pub static ROWS: &[Row] = &[
             }),
         ],
     },
-    Row {
-        name: "sha1",
-        operation: "hash",
-        granule: 1,
-        impls: &[
-            (Shyfr, shyfr_hash::<shyfr::hash::sha1::Sha1>),
-            (OpenSsl, || ossl_hash(openssl::hash::MessageDigest::sha1())),
-            (Ring, || ring_hash(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY)),
-            (AwsLc, || {
-                awslc_hash(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY)
-            }),
-        ],
-    },
-    Row {
-        name: "sha224",
-        operation: "hash",
-        granule: 1,
-        impls: &[
-            (Shyfr, shyfr_hash::<s2::Sha224>),
-            (
-                OpenSsl,
-                || ossl_hash(openssl::hash::MessageDigest::sha224()),
-            ),
-            (RustCrypto, rc_hash::<sha2::Sha224>),
-            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA224)),
-        ],
-    },
-    Row {
-        name: "sha256",
-        operation: "hash",
-        granule: 1,
-        impls: &[
-            (Shyfr, shyfr_hash::<s2::Sha256>),
-            (
-                OpenSsl,
-                || ossl_hash(openssl::hash::MessageDigest::sha256()),
-            ),
-            (RustCrypto, rc_hash::<sha2::Sha256>),
-            (Ring, || ring_hash(&ring::digest::SHA256)),
-            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA256)),
-        ],
-    },
-    Row {
-        name: "sha384",
-        operation: "hash",
-        granule: 1,
-        impls: &[
-            (Shyfr, shyfr_hash::<s2::Sha384>),
-            (
-                OpenSsl,
-                || ossl_hash(openssl::hash::MessageDigest::sha384()),
-            ),
-            (RustCrypto, rc_hash::<sha2::Sha384>),
-            (Ring, || ring_hash(&ring::digest::SHA384)),
-            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA384)),
-        ],
-    },
-    Row {
-        name: "sha512",
-        operation: "hash",
-        granule: 1,
-        impls: &[
-            (Shyfr, shyfr_hash::<s2::Sha512>),
-            (
-                OpenSsl,
-                || ossl_hash(openssl::hash::MessageDigest::sha512()),
-            ),
-            (RustCrypto, rc_hash::<sha2::Sha512>),
-            (Ring, || ring_hash(&ring::digest::SHA512)),
-            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA512)),
-        ],
-    },
-    Row {
-        name: "sha512-256",
-        operation: "hash",
-        granule: 1,
-        impls: &[
-            (Shyfr, shyfr_hash::<s2::Sha512_256>),
-            (OpenSsl, || {
-                ossl_hash(
-                    openssl::hash::MessageDigest::from_name("SHA512-256").expect("sha512-256"),
-                )
-            }),
-            (RustCrypto, rc_hash::<sha2::Sha512_256>),
-            (Ring, || ring_hash(&ring::digest::SHA512_256)),
-            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA512_256)),
-        ],
-    },
-    Row {
-        name: "sha3-256",
-        operation: "hash",
-        granule: 1,
-        impls: &[
-            (Shyfr, shyfr_hash::<s3::Sha3_256>),
-            (OpenSsl, || {
-                ossl_hash(openssl::hash::MessageDigest::sha3_256())
-            }),
-            (RustCrypto, rc_hash::<sha3::Sha3_256>),
-            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA3_256)),
-        ],
-    },
-    Row {
-        name: "sha3-512",
-        operation: "hash",
-        granule: 1,
-        impls: &[
-            (Shyfr, shyfr_hash::<s3::Sha3_512>),
-            (OpenSsl, || {
-                ossl_hash(openssl::hash::MessageDigest::sha3_512())
-            }),
-            (RustCrypto, rc_hash::<sha3::Sha3_512>),
-            (AwsLc, || awslc_hash(&aws_lc_rs::digest::SHA3_512)),
-        ],
-    },
+    hash_row!("sha1", shyfr::hash::sha1::Sha1, MessageDigest::sha1(),
+        ring: ring::digest::SHA1_FOR_LEGACY_USE_ONLY,
+        awslc: aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY),
+    hash_row!("sha224", s2::Sha224, MessageDigest::sha224(),
+        rc: sha2::Sha224, awslc: aws_lc_rs::digest::SHA224),
+    hash_row!("sha256", s2::Sha256, MessageDigest::sha256(),
+        rc: sha2::Sha256, ring: ring::digest::SHA256, awslc: aws_lc_rs::digest::SHA256),
+    hash_row!("sha384", s2::Sha384, MessageDigest::sha384(),
+        rc: sha2::Sha384, ring: ring::digest::SHA384, awslc: aws_lc_rs::digest::SHA384),
+    hash_row!("sha512", s2::Sha512, MessageDigest::sha512(),
+        rc: sha2::Sha512, ring: ring::digest::SHA512, awslc: aws_lc_rs::digest::SHA512),
+    hash_row!("sha512-256", s2::Sha512_256,
+        MessageDigest::from_name("SHA512-256").expect("sha512-256"),
+        rc: sha2::Sha512_256, ring: ring::digest::SHA512_256,
+        awslc: aws_lc_rs::digest::SHA512_256),
+    hash_row!("sha3-256", s3::Sha3_256, MessageDigest::sha3_256(),
+        rc: sha3::Sha3_256, awslc: aws_lc_rs::digest::SHA3_256),
+    hash_row!("sha3-512", s3::Sha3_512, MessageDigest::sha3_512(),
+        rc: sha3::Sha3_512, awslc: aws_lc_rs::digest::SHA3_512),
     Row {
         name: "shake128",
         operation: "hash (32-byte output)",
