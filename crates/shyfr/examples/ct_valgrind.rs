@@ -14,12 +14,17 @@
 //! Outside valgrind the requests do nothing and the program just runs. With the argument
 //! `leaky` it runs a deliberately leaky look-up instead, which memcheck must report.
 
+use shyfr::aead::ccm::AesCcm;
 use shyfr::aead::gcm::AesGcm;
 use shyfr::aes::{Aes, Backend};
 use shyfr::hash::sha2::{Sha256, Sha512};
 use shyfr::hash::sha3::Sha3_256;
 use shyfr::mac::hmac::Hmac;
 use shyfr::mac::kmac::Kmac128;
+use shyfr::mode::cbc::Cbc;
+use shyfr::mode::cmac::Cmac;
+use shyfr::mode::ctr::Ctr;
+use shyfr::mode::xts::Xts;
 
 /// Memcheck's client request codes: `VG_USERREQ_TOOL_BASE('M','C') + n` (valgrind's
 /// documented client-request protocol, `memcheck.h`).
@@ -100,6 +105,41 @@ fn main() {
         assert_eq!(&one[..], &orig[..16]);
         println!("AES-{}: key set-up, encrypt, decrypt done", klen * 8);
     }
+
+    // The modes with fused AES kernels, key and data secret: CTR, CBC both ways, XTS (with
+    // a partial last block: ciphertext stealing), CMAC and CCM seal (its verdict on open is
+    // a branch on a key-derived value, as for GCM below).
+    let key: Vec<u8> = std::hint::black_box((0..64u8).map(|i| i.wrapping_mul(11)).collect());
+    let mut data: Vec<u8> = std::hint::black_box((0..16 * 41 + 5u32).map(|i| i as u8).collect());
+    secret(&key);
+    secret(&data);
+    let aes = Aes::with_backend(&key[..16], backend).expect("backend");
+    let mut out = Vec::new();
+    Ctr::new(&aes, &[3u8; 16])
+        .expect("iv")
+        .apply_keystream(&mut data)
+        .expect("length");
+    let cbc = Cbc::new(&aes);
+    let whole = data.len() / 16 * 16;
+    cbc.encrypt(&[4u8; 16], &mut data[..whole]).expect("blocks");
+    cbc.decrypt(&[5u8; 16], &mut data[..whole]).expect("blocks");
+    let xts = Xts::new(
+        Aes::with_backend(&key[..32], backend).expect("backend"),
+        Aes::with_backend(&key[32..], backend).expect("backend"),
+    )
+    .expect("keys");
+    xts.encrypt(&[6u8; 16], &mut data).expect("length");
+    xts.decrypt(&[7u8; 16], &mut data).expect("length");
+    out.extend_from_slice(Cmac::mac(&aes, &data).expect("cipher").as_bytes());
+    let ccm = AesCcm::new_from_slice(&key[..32]).expect("key");
+    out.extend_from_slice(
+        ccm.seal_in_place(&[8u8; 13], b"aad", &mut data)
+            .expect("seal")
+            .as_ref(),
+    );
+    public(&data);
+    public(&out);
+    println!("CTR, CBC, XTS, CMAC, CCM seal done");
 
     // AES-GCM seal (GHASH on the backend valgrind's CPU offers), HMAC, KMAC and the
     // hashes, with key and data secret. GCM *open* is left out: its accept/reject verdict
