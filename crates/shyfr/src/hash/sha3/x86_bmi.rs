@@ -15,7 +15,8 @@
 //! a round (6.7 cycles/byte), because every round starts with the five `D` values, which
 //! depend on every lane of the previous round, and the pipeline drains there. Measured and
 //! rejected on Zen 3: chi column by column (so `D` becomes ready piecewise; LLVM spills far
-//! more, 9.3 cycles/byte), four rounds or one round per loop iteration (6.8, 7.4), and
+//! more, 9.3 cycles/byte), four rounds or one round per loop iteration (6.8, 7.4), `rol 1`
+//! of theta as `add` + `adc` to unload the two rotating ALUs (6.9), and
 //! hand-written assembly with the state in memory (7.3 to 7.7: the store-to-load latency of
 //! the lanes written last lands on the same critical path).
 //!
