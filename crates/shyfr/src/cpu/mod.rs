@@ -99,6 +99,8 @@ features! {
     Avx = 5, "avx", "x86_64";
     /// AVX2.
     Avx2 = 6, "avx2", "x86_64";
+    /// BMI1 (`andn`, `blsr`, `tzcnt`).
+    Bmi1 = 22, "bmi1", "x86_64";
     /// BMI2 (`mulx`, `rorx`).
     Bmi2 = 7, "bmi2", "x86_64";
     /// ADX (`adcx`, `adox`).

@@ -65,6 +65,9 @@ pub(super) fn detect() -> Features {
         if os_avx && bit(ebx7, 5) {
             f = f.with(Feature::Avx2);
         }
+        if bit(ebx7, 3) {
+            f = f.with(Feature::Bmi1);
+        }
         if bit(ebx7, 8) {
             f = f.with(Feature::Bmi2);
         }
@@ -117,6 +120,10 @@ token!(
 token!(
     /// AVX-512 F + VL + BW (with the OS saving ZMM state).
     Avx512: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw]
+);
+token!(
+    /// BMI1 and BMI2 (`andn`, `rorx`, on general-purpose registers).
+    Bmi: [Bmi1, Bmi2]
 );
 token!(
     /// SHA extensions (SHA-1, SHA-256) with the SSE4.1/SSSE3 they are used with.

@@ -21,8 +21,12 @@ use crate::Error;
 #[cfg(target_arch = "aarch64")]
 use super::aarch64_sha3;
 use super::soft;
+#[cfg(target_arch = "x86_64")]
+use super::x86_bmi;
 #[cfg(target_arch = "aarch64")]
 use crate::cpu::aarch64::Sha3Ce;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::x86::Bmi;
 
 /// Number of rounds of Keccak-f\[1600\] (`12 + 2 * l` with `l = 6`).
 pub(crate) const ROUNDS: usize = 24;
@@ -85,6 +89,8 @@ const fn rho_offsets() -> [u32; 25] {
 pub(crate) enum Kernel {
     #[cfg(target_arch = "aarch64")]
     Sha3Ce(Sha3Ce),
+    #[cfg(target_arch = "x86_64")]
+    Bmi(Bmi),
     Soft,
 }
 
@@ -97,6 +103,8 @@ impl Kernel {
             Backend::Aarch64Sha3 => Sha3Ce::get()
                 .map(Kernel::Sha3Ce)
                 .ok_or(Error::BackendUnavailable),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Bmi => Bmi::get().map(Kernel::Bmi).ok_or(Error::BackendUnavailable),
             Backend::Soft => Ok(Kernel::Soft),
             #[allow(unreachable_patterns)]
             _ => Err(Error::BackendUnavailable),
@@ -112,6 +120,8 @@ impl Kernel {
         match self {
             #[cfg(target_arch = "aarch64")]
             Kernel::Sha3Ce(_) => Backend::Aarch64Sha3,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Bmi(_) => Backend::X86Bmi,
             Kernel::Soft => Backend::Soft,
         }
     }
@@ -122,6 +132,8 @@ impl Kernel {
         match self {
             #[cfg(target_arch = "aarch64")]
             Kernel::Sha3Ce(t) => aarch64_sha3::permute(lanes, t),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Bmi(t) => x86_bmi::permute(lanes, t),
             Kernel::Soft => soft::permute(lanes),
         }
     }
@@ -136,6 +148,8 @@ impl Kernel {
         match self {
             #[cfg(target_arch = "aarch64")]
             Kernel::Sha3Ce(t) => aarch64_sha3::absorb(lanes, blocks, rate, t),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Bmi(t) => x86_bmi::absorb(lanes, blocks, rate, t),
             Kernel::Soft => soft::absorb(lanes, blocks, rate),
         }
     }

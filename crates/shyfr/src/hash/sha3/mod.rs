@@ -8,6 +8,7 @@
 //! | backend        | needs                                  |
 //! |----------------|----------------------------------------|
 //! | `aarch64_sha3` | ARMv8.2 SHA-3 instructions (FEAT_SHA3) |
+//! | `x86_bmi`      | BMI1 and BMI2 (`andn`, `rorx`; x86-64) |
 //! | `soft`         | nothing (portable)                     |
 //!
 //! Every backend is constant time: Keccak has no table look-up, and no branch depends on
@@ -36,6 +37,8 @@ mod soft;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_sha3;
+#[cfg(target_arch = "x86_64")]
+mod x86_bmi;
 
 use core::fmt;
 
@@ -49,6 +52,8 @@ pub(crate) use keccak::right_encode;
 
 #[cfg(target_arch = "aarch64")]
 use crate::cpu::aarch64 as arch_cpu;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::x86 as arch_cpu;
 
 /// The implementations of Keccak-f\[1600\], fastest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,6 +61,8 @@ use crate::cpu::aarch64 as arch_cpu;
 pub enum Backend {
     /// ARMv8.2 SHA-3 instructions `EOR3`, `RAX1`, `XAR`, `BCAX` (aarch64).
     Aarch64Sha3,
+    /// BMI1 `andn` and BMI2 `rorx` on general-purpose registers (x86-64).
+    X86Bmi,
     /// Portable code.
     Soft,
 }
@@ -65,6 +72,8 @@ impl Backend {
     pub const ALL: &'static [Backend] = &[
         #[cfg(target_arch = "aarch64")]
         Backend::Aarch64Sha3,
+        #[cfg(target_arch = "x86_64")]
+        Backend::X86Bmi,
         Backend::Soft,
     ];
 
@@ -72,6 +81,7 @@ impl Backend {
     pub const fn name(self) -> &'static str {
         match self {
             Backend::Aarch64Sha3 => "aarch64_sha3",
+            Backend::X86Bmi => "x86_bmi",
             Backend::Soft => "soft",
         }
     }
@@ -86,6 +96,8 @@ impl Backend {
         match self {
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Sha3 => arch_cpu::Sha3Ce::FEATURES,
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Bmi => arch_cpu::Bmi::FEATURES,
             _ => &[],
         }
     }
@@ -95,6 +107,8 @@ impl Backend {
         match self {
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Sha3 => arch_cpu::Sha3Ce::get().is_some(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Bmi => arch_cpu::Bmi::get().is_some(),
             Backend::Soft => true,
             #[allow(unreachable_patterns)]
             _ => false,
