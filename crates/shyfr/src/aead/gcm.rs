@@ -9,6 +9,14 @@
 //!
 //! The AES and GHASH backends are chosen when the key is set up (fastest available, or
 //! explicitly with `with_backends`); see [`crate::aes::Backend`] and [`ghash::Backend`].
+//! For AES the pair also picks the engine of the bulk pass ([`AesGcm::engine`]): counter
+//! mode and GHASH in one loop with VAES + VPCLMULQDQ (`fused_vaes_vpclmul`), AES-NI +
+//! PCLMULQDQ (`fused_aesni_pclmul`) or ARMv8 AES + PMULL (`fused_aes_pmull`), else the
+//! AES backend's counter blocks and the GHASH backend one after the other (`generic`).
+//!
+//! With the `parallel` feature, the one-shot verbs of the AES types split messages of
+//! [`PARALLEL_MIN_LEN`] bytes or more across threads (rayon); output and tags are the same
+//! as on one thread, and `open` still checks the tag before any plaintext is released.
 //!
 //! # Verbs
 //!
@@ -1010,6 +1018,10 @@ enum Engine {
     /// AES and GHASH in one loop (VAES + VPCLMULQDQ on 256-bit registers).
     #[cfg(target_arch = "x86_64")]
     Fused(Fused),
+    /// AES and GHASH in one loop on 128-bit registers (AES-NI + PCLMULQDQ, or ARMv8 AES +
+    /// PMULL).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    Fused8(Fused8),
     Generic(Gcm<Aes>),
 }
 
@@ -1069,6 +1081,84 @@ impl Core for Fused {
     }
 }
 
+/// The fused engine with eight blocks in flight on 128-bit registers, for CPUs without
+/// VAES: as [`Fused`], with the bulk pass done by `aes::x86_aesni_gcm` (AES-NI and
+/// PCLMULQDQ) or `aes::aarch64_gcm` (ARMv8 AES and PMULL) — counter mode on eight blocks
+/// and the GHASH of eight blocks between their rounds. Built only when the AES key is on
+/// the AES-NI (ARMv8 AES) backend and the GHASH key on the PCLMULQDQ (PMULL) one.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[derive(Clone)]
+struct Fused8(Gcm<Aes>);
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl Fused8 {
+    /// The engine's name (see [`AesGcm::engine`]).
+    #[cfg(target_arch = "x86_64")]
+    const NAME: &'static str = "fused_aesni_pclmul";
+    #[cfg(target_arch = "aarch64")]
+    const NAME: &'static str = "fused_aes_pmull";
+
+    /// Whether `g`'s AES and GHASH keys are on the backends this engine needs.
+    fn fits(g: &Gcm<Aes>) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return g.cipher.aesni().is_some() && g.ghash.pclmul_powers().is_some();
+        #[cfg(target_arch = "aarch64")]
+        return g.cipher.armce().is_some() && g.ghash.pmull_powers().is_some();
+    }
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl Core for Fused8 {
+    fn encrypt_block(&self, block: &mut [u8; 16]) -> Result<(), Error> {
+        self.0.encrypt_block(block)
+    }
+
+    fn ghash(&self) -> &ghash::Key {
+        &self.0.ghash
+    }
+
+    fn ctr_ghash(
+        &self,
+        decrypt: bool,
+        ctr: &mut [u8; 16],
+        y: &mut [u8; 16],
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<(), Error> {
+        let g = &self.0;
+        // The kernels' counter word counts modulo 2^32, as GCM's does.
+        #[cfg(target_arch = "x86_64")]
+        let done = match g.ghash.pclmul_powers() {
+            Some((t, pow, kar)) => g
+                .cipher
+                .gcm_ctr_ghash_aesni(t, pow, kar, decrypt, ctr, y, src, dst)?,
+            None => 0,
+        };
+        #[cfg(target_arch = "aarch64")]
+        let done = match g.ghash.pmull_powers() {
+            Some((t, pow, kar)) => g
+                .cipher
+                .gcm_ctr_ghash_armce(t, pow, kar, decrypt, ctr, y, src, dst)?,
+            None => 0,
+        };
+        let low = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+        let next = low.wrapping_add((done / BLOCK) as u32);
+        ctr[12..].copy_from_slice(&next.to_be_bytes());
+        if done == dst.len() {
+            return Ok(());
+        }
+        ctr_ghash_generic(
+            &g.cipher,
+            &g.ghash,
+            decrypt,
+            ctr,
+            y,
+            src.map(|s| &s[done..]),
+            &mut dst[done..],
+        )
+    }
+}
+
 /// AES-GCM with a 16-, 24- or 32-byte key chosen at run time.
 ///
 /// Prefer [`Aes128Gcm`] / [`Aes256Gcm`] when the key length is known.
@@ -1109,6 +1199,14 @@ impl AesGcm {
                 });
             }
         }
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        if let Engine::Generic(gen) = &g.engine {
+            if Fused8::fits(gen) {
+                return Ok(AesGcm {
+                    engine: Engine::Fused8(Fused8(gen.clone())),
+                });
+            }
+        }
         Ok(g)
     }
 
@@ -1126,12 +1224,16 @@ impl AesGcm {
         })
     }
 
-    /// The engine of the bulk pass: `"fused_vaes_vpclmul"` (AES and GHASH in one loop) or
-    /// `"generic"` (the AES backend, then the GHASH backend).
+    /// The engine of the bulk pass: `"fused_vaes_vpclmul"`, `"fused_aesni_pclmul"` or
+    /// `"fused_aes_pmull"` (AES and GHASH in one loop, with VAES and VPCLMULQDQ, AES-NI and
+    /// PCLMULQDQ, or ARMv8 AES and PMULL) or `"generic"` (the AES backend, then the GHASH
+    /// backend).
     pub fn engine(&self) -> &'static str {
         match &self.engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Fused(_) => "fused_vaes_vpclmul",
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Engine::Fused8(_) => Fused8::NAME,
             Engine::Generic(_) => "generic",
         }
     }
@@ -1140,6 +1242,8 @@ impl AesGcm {
         match &self.engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Fused(f) => &f.0,
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Engine::Fused8(f) => &f.0,
             Engine::Generic(g) => g,
         }
     }
@@ -1148,6 +1252,8 @@ impl AesGcm {
         match &mut self.engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Fused(f) => &mut f.0,
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Engine::Fused8(f) => &mut f.0,
             Engine::Generic(g) => g,
         }
     }
@@ -1156,6 +1262,8 @@ impl AesGcm {
         match &self.engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Fused(f) => f,
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Engine::Fused8(f) => f,
             Engine::Generic(g) => g,
         }
     }
