@@ -31,6 +31,13 @@ unsafe fn rev_mask() -> __m128i {
     unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
 }
 
+/// PSHUFB mask reversing the last four bytes only (the counter word of a counter block).
+#[inline(always)]
+unsafe fn ctr_mask() -> __m128i {
+    // SAFETY: SSE2 only.
+    unsafe { _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0) }
+}
+
 /// Adds the Karatsuba terms of block `j` of the group at `p` (XORed with `extra`) times
 /// `H^(8-j)` to `t`.
 ///
@@ -105,7 +112,21 @@ unsafe fn hash_group(pow: &Powers, kar: &Powers, p: *const u8, acc: __m128i) -> 
     }
 }
 
-/// CTR on group `g` of `src` into `dst`, hashing the group at `hp` into `acc` between the
+/// One AES round on the eight blocks.
+///
+/// # Safety
+///
+/// AES-NI is enabled.
+#[inline(always)]
+unsafe fn round(b: &mut [__m128i; GROUP_BLOCKS], k: __m128i) {
+    for x in b.iter_mut() {
+        // SAFETY: per the contract.
+        *x = unsafe { x.enc(k) };
+    }
+}
+
+/// CTR on group `g` of `src` into `dst` (counter blocks from `cs`, the first counter
+/// block with its last word little-endian), hashing the group at `hp` into `acc` between the
 /// rounds when `HASH`.
 ///
 /// # Safety
@@ -116,7 +137,7 @@ unsafe fn hash_group(pow: &Powers, kar: &Powers, p: *const u8, acc: __m128i) -> 
 #[allow(clippy::too_many_arguments)]
 unsafe fn group<const NR: usize, const HASH: bool>(
     k: &[__m128i; 15],
-    cs: &<__m128i as Lanes>::Ctr,
+    cs: &__m128i,
     pow: &Powers,
     kar: &Powers,
     g: usize,
@@ -127,23 +148,35 @@ unsafe fn group<const NR: usize, const HASH: bool>(
 ) {
     // SAFETY: per the contract.
     unsafe {
-        let base = <__m128i as Lanes>::ctr_at(cs, (g * GROUP_BLOCKS) as u32);
+        // Counter blocks: the last word added to in little-endian order (modulo 2^32,
+        // as GCM's counter counts), then swapped back.
+        let base = _mm_add_epi32(*cs, _mm_set_epi32((g * GROUP_BLOCKS) as i32, 0, 0, 0));
+        let swap = ctr_mask();
         let mut b: [__m128i; GROUP_BLOCKS] = [k[0]; GROUP_BLOCKS];
         for (j, x) in b.iter_mut().enumerate() {
-            *x = <__m128i as Lanes>::ctr_blocks(&base, j as u32).xor(k[0]);
+            let c = _mm_add_epi32(base, _mm_set_epi32(j as i32, 0, 0, 0));
+            *x = _mm_shuffle_epi8(c, swap).xor(k[0]);
         }
         let z = _mm_setzero_si128();
         let mut t = [z; 3];
-        for (r, kr) in k.iter().enumerate().take(NR).skip(1) {
-            for x in b.iter_mut() {
-                *x = x.enc(*kr);
-            }
-            // Block 0 (which takes the previous state) first, then 1..8: rounds 1..8,
-            // there are at least nine.
-            if HASH && r <= GROUP_BLOCKS {
-                let extra = if r == 1 { *acc } else { z };
-                product(pow, kar, hp, r - 1, &mut t, extra);
-            }
+        // Written out round by round: as a loop, LLVM keeps it rolled and spills the
+        // eight AES states around each product. Blocks 1..8 first, block 0 (which takes
+        // the previous group's state, the end of a dependency chain) last.
+        macro_rules! round_and_product {
+            ($($r:literal),*) => {$(
+                round(&mut b, k[$r]);
+                if HASH {
+                    product(pow, kar, hp, $r, &mut t, z);
+                }
+            )*};
+        }
+        round_and_product!(1, 2, 3, 4, 5, 6, 7);
+        round(&mut b, k[8]);
+        if HASH {
+            product(pow, kar, hp, 0, &mut t, *acc);
+        }
+        for kr in &k[9..NR] {
+            round(&mut b, *kr);
         }
         if HASH {
             *acc = reduce(&t);
@@ -178,7 +211,8 @@ fn kernel<const NR: usize, const DEC: bool>(
     // `io`.
     unsafe {
         let k = splat_keys::<__m128i, NR, false>(keys);
-        let cs = <__m128i as Lanes>::ctr_init(c);
+        // The counter block with its last word byte-swapped (little-endian).
+        let cs = _mm_shuffle_epi8(_mm_loadu_si128(c.as_ptr().cast()), ctr_mask());
         let mut acc = _mm_shuffle_epi8(_mm_loadu_si128(y.as_ptr().cast()), rev_mask());
         if DEC {
             // The input of each group is hashed while it is decrypted (read before the
