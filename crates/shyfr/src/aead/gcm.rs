@@ -433,10 +433,14 @@ type ParCore<'a> = Option<&'a (dyn Core + Sync)>;
 /// Below this many bytes a one-shot GCM call never uses more than one thread (the
 /// `parallel` feature), and no piece of a split call is shorter than half of it.
 ///
-/// GCM runs at a third of CTR's speed (one pass of AES and one of GHASH), so a split
-/// pays from a smaller buffer than [`crate::mode::PARALLEL_MIN_LEN`]; chosen by
-/// measurement on a 2-core Zen 3 with the fused VAES engine (see `parallel`).
-pub const PARALLEL_MIN_LEN: usize = 256 << 10;
+/// The fused AES-GCM engine (VAES + VPCLMULQDQ, about 8 GB/s on one Zen 3 core) runs at
+/// half the speed of AES-CTR, so the hand-off cost measured for [`crate::mode`] (about
+/// 16 us per piece, see [`crate::mode::PARALLEL_MIN_LEN`]) is paid back from half its
+/// length: pieces of 256 KiB take about 32 us. On the shared 2-core test machine (load
+/// 5 to 10 from other jobs) the `gcm_parallel` example measured no gain and no loss
+/// within 3% at 512 KiB to 16 MiB, and a 9% loss at 256 KiB, so the bar is set at
+/// 512 KiB; slower engines (AES-NI, ARMv8, portable) gain earlier, never later.
+pub const PARALLEL_MIN_LEN: usize = 512 << 10;
 
 /// The multi-core one-shot path (feature `parallel`).
 ///
