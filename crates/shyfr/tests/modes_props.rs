@@ -9,6 +9,8 @@ mod modes_common;
 use common::aes_backends;
 use modes_common::{pattern, Plain, Toy};
 use proptest::prelude::*;
+use shyfr::aead::gcm::{self, AesGcm};
+use shyfr::aead::ghash::{self, Ghash};
 use shyfr::aes::{Aes, Aes128, Aes256, Backend};
 use shyfr::block::{BlockCipher, InOutBuf};
 use shyfr::mode::cbc::{Cbc, CbcDecryptor, CbcEncryptor};
@@ -453,6 +455,115 @@ fn parallel_equals_single_thread() {
             assert!(par == one, "{b:?} xts {unit}");
             x.decrypt_sectors(1 << 70, unit, &mut par).unwrap();
             assert!(par == data[..n * unit], "{b:?} xts {unit} decrypt");
+        }
+    }
+}
+
+/// The tag and output of a one-shot GCM call on one thread: the streaming encryptor, fed
+/// in pieces, never splits across threads.
+fn gcm_streamed(g: &AesGcm, nonce: &[u8], aad: &[u8], data: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let mut out = data.to_vec();
+    let mut e = g.encryptor(nonce).unwrap();
+    e.update_aad(aad).unwrap();
+    for c in out.chunks_mut(100_003) {
+        e.encrypt(c).unwrap();
+    }
+    (out, e.finalize().as_bytes().to_vec())
+}
+
+/// A nonce (13 bytes) whose first counter block's last word lies within `blocks` blocks
+/// of wrapping, so that a message of that many blocks wraps the 32-bit counter.
+fn nonce_near_wrap(key: &[u8; 16], blocks: u32) -> Vec<u8> {
+    let mut h = [0u8; 16];
+    Aes::new_from_slice(key)
+        .unwrap()
+        .encrypt_blocks(&mut h)
+        .unwrap();
+    for i in 0u64.. {
+        let mut nonce = vec![0x42u8; 13];
+        nonce[..8].copy_from_slice(&i.to_le_bytes());
+        let mut gh = Ghash::new(&h);
+        gh.update_padded(&nonce);
+        let mut len = [0u8; 16];
+        len[8..].copy_from_slice(&(13u64 * 8).to_be_bytes());
+        gh.update_blocks(&len).unwrap();
+        let j0 = gh.finalize();
+        let low = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]);
+        if low > u32::MAX - blocks + 10 {
+            return nonce;
+        }
+    }
+    unreachable!()
+}
+
+/// One-shot GCM on large buffers (split across threads with `--features parallel`, here
+/// also in pools of 1, 3 and 5 threads) equals the single-threaded streaming result, for
+/// seal and open, in place and to a buffer, with the counter wrapping inside a piece, and
+/// a wrong tag leaves the buffer zero.
+#[test]
+fn gcm_parallel_equals_single_thread() {
+    let min = gcm::PARALLEL_MIN_LEN;
+    let lens = [min - 1, min, min + 17, 2 * min + 16 * 7 + 5, 9 * min + 3];
+    for b in aes_backends() {
+        for fused in [false, true] {
+            let key = [9u8; 16];
+            let g = if fused {
+                AesGcm::new_from_slice(&key).unwrap()
+            } else {
+                AesGcm::with_backends_generic(&key, b, ghash::Backend::best()).unwrap()
+            };
+            if fused && (b != Backend::best() || g.engine() == "generic") {
+                continue;
+            }
+            let wrap = nonce_near_wrap(&key, (2 * min / 16) as u32);
+            for threads in [0usize, 1, 3, 5] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                for (k, &len) in lens.iter().enumerate() {
+                    if b == Backend::Soft && len > 3 * min {
+                        continue;
+                    }
+                    let data = pattern(len, k as u8);
+                    let nonce: Vec<u8> = if k == 3 {
+                        wrap.clone()
+                    } else {
+                        vec![k as u8; 12]
+                    };
+                    let aad = pattern(k * 7, 3);
+                    let what = format!("{b:?} fused {fused} threads {threads} len {len}");
+                    let (ct, tag) = gcm_streamed(&g, &nonce, &aad, &data);
+                    pool.install(|| {
+                        let mut buf = data.clone();
+                        let t = g.seal_in_place(&nonce, &aad, &mut buf).unwrap();
+                        assert!(buf == ct, "{what}: seal_in_place");
+                        assert_eq!(t.as_bytes(), &tag[..], "{what}: tag");
+                        let mut out = vec![0u8; len];
+                        let t = g.seal_to(&nonce, &aad, &data, &mut out).unwrap();
+                        assert!(out == ct && t.as_bytes() == &tag[..], "{what}: seal_to");
+                        g.open_in_place(&nonce, &aad, &mut buf, &tag).unwrap();
+                        assert!(buf == data, "{what}: open_in_place");
+                        g.open_to(&nonce, &aad, &ct, &tag, &mut out).unwrap();
+                        assert!(out == data, "{what}: open_to");
+                        let mut bad = tag.clone();
+                        bad[len % 16] ^= 1;
+                        let mut buf = ct.clone();
+                        assert_eq!(
+                            g.open_in_place(&nonce, &aad, &mut buf, &bad),
+                            Err(Error::AuthenticationFailed)
+                        );
+                        assert!(buf.iter().all(|&x| x == 0), "{what}: zeroed");
+                        let mut ct2 = ct.clone();
+                        ct2[len / 2] ^= 0x80;
+                        assert_eq!(
+                            g.open_to(&nonce, &aad, &ct2, &tag, &mut out),
+                            Err(Error::AuthenticationFailed)
+                        );
+                        assert!(out.iter().all(|&x| x == 0), "{what}: zeroed (to)");
+                    });
+                }
+            }
         }
     }
 }

@@ -9,6 +9,14 @@
 //!
 //! The AES and GHASH backends are chosen when the key is set up (fastest available, or
 //! explicitly with `with_backends`); see [`crate::aes::Backend`] and [`ghash::Backend`].
+//! For AES the pair also picks the engine of the bulk pass ([`AesGcm::engine`]): counter
+//! mode and GHASH in one loop with VAES + VPCLMULQDQ (`fused_vaes_vpclmul`), AES-NI +
+//! PCLMULQDQ (`fused_aesni_pclmul`) or ARMv8 AES + PMULL (`fused_aes_pmull`), else the
+//! AES backend's counter blocks and the GHASH backend one after the other (`generic`).
+//!
+//! With the `parallel` feature, the one-shot verbs of the AES types split messages of
+//! [`PARALLEL_MIN_LEN`] bytes or more across threads (rayon); output and tags are the same
+//! as on one thread, and `open` still checks the tag before any plaintext is released.
 //!
 //! # Verbs
 //!
@@ -373,6 +381,28 @@ impl State {
         self.buf_len += dst.len();
     }
 
+    /// The data of a one-shot call: with the `parallel` feature and a core threads may
+    /// share, a buffer of [`PARALLEL_MIN_LEN`] bytes or more is split across threads
+    /// ([`State::data_parallel`]); otherwise (and always for the tail) [`State::data`].
+    fn data_one_shot(
+        &mut self,
+        core: &dyn Core,
+        par: ParCore<'_>,
+        decrypt: bool,
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<(), Error> {
+        #[cfg(feature = "parallel")]
+        if let Some(pc) = par {
+            let n = parallel::pieces(dst.len());
+            if n > 1 && self.data_len == 0 && !self.in_data {
+                return self.data_parallel(pc, n, decrypt, src, dst);
+            }
+        }
+        let _ = par;
+        self.data(core, decrypt, src, dst)
+    }
+
     /// The full 16-byte tag: GHASH of the length block on top, XOR `E(K, J0)`.
     fn finish(&mut self, core: &dyn Core) -> [u8; 16] {
         self.start_data(core);
@@ -396,8 +426,207 @@ impl State {
     }
 }
 
+/// A core that threads may share, for the one-shot verbs' multi-core path (`None` where
+/// the block cipher is not known to be `Sync`).
+type ParCore<'a> = Option<&'a (dyn Core + Sync)>;
+
+/// Below this many bytes a one-shot GCM call never uses more than one thread (the
+/// `parallel` feature), and no piece of a split call is shorter than half of it.
+///
+/// The fused AES-GCM engine (VAES + VPCLMULQDQ, about 8 GB/s on one Zen 3 core) runs at
+/// half the speed of AES-CTR, so the hand-off cost measured for [`crate::mode`] (about
+/// 16 us per piece, see [`crate::mode::PARALLEL_MIN_LEN`]) is paid back from half its
+/// length: pieces of 256 KiB take about 32 us. On the shared 2-core test machine (load
+/// 5 to 10 from other jobs) the `gcm_parallel` example measured no gain and no loss
+/// within 3% at 512 KiB to 16 MiB, and a 9% loss at 256 KiB, so the bar is set at
+/// 512 KiB; slower engines (AES-NI, ARMv8, portable) gain earlier, never later.
+pub const PARALLEL_MIN_LEN: usize = 512 << 10;
+
+/// The multi-core one-shot path (feature `parallel`).
+///
+/// The whole blocks of the data are cut into pieces (multiples of [`UNIT`] blocks); each
+/// thread runs the engine's bulk pass on its piece, with the counter advanced by the
+/// piece's first block (modulo 2^32) and GHASH from zero. GHASH is linear: the state
+/// after `m` blocks from `Y0` is `Y0 * H^m + S` with `S` the hash of those blocks from
+/// zero, so the pieces combine as `Y = Y0 * H^M + sum S_i * H^(blocks after piece i)`.
+/// The powers of `H` are taken by square-and-multiply on the portable constant-time
+/// GHASH (the exponents are public lengths; the work is about 2 log2(M) multiplications).
+#[cfg(feature = "parallel")]
+mod parallel {
+    use std::vec::Vec;
+
+    use zeroize::Zeroize;
+
+    use super::{ghash, Core, State, BLOCK, MAX_PLAINTEXT_LEN, PARALLEL_MIN_LEN};
+    use crate::Error;
+
+    /// Pieces start at multiples of this many blocks (so the wide kernels run whole
+    /// groups everywhere but at the end).
+    const UNIT: usize = 48 * 4;
+
+    /// How many pieces a one-shot call of `len` bytes is split into.
+    pub(super) fn pieces(len: usize) -> usize {
+        if len < PARALLEL_MIN_LEN {
+            return 1;
+        }
+        let t = rayon::current_num_threads().max(1);
+        t.min(len / (PARALLEL_MIN_LEN / 2)).max(1)
+    }
+
+    /// `a * b` in GCM's field (both in GCM byte order), with the portable backend.
+    fn mul(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
+        let mut y = *a;
+        let k = ghash::Key::new(b, ghash::Backend::Soft);
+        match k {
+            Ok(k) => k.update(&mut y, &[0u8; 16]),
+            // The portable backend is always available.
+            Err(_) => y = [0; 16],
+        }
+        y
+    }
+
+    /// `a * h^n` (`n` public).
+    pub(super) fn mul_pow(a: &[u8; 16], h: &[u8; 16], mut n: u64) -> [u8; 16] {
+        let mut r = *a;
+        let mut p = *h;
+        while n > 0 {
+            if n & 1 == 1 {
+                r = mul(&r, &p);
+            }
+            n >>= 1;
+            if n > 0 {
+                let q = mul(&p, &p);
+                p.zeroize();
+                p = q;
+            }
+        }
+        p.zeroize();
+        r
+    }
+
+    /// One piece: its first block, its input (when not in place), its output, and the
+    /// result (GHASH of its ciphertext from zero).
+    struct Piece<'a> {
+        first: usize,
+        src: Option<&'a [u8]>,
+        dst: &'a mut [u8],
+        out: Result<[u8; 16], Error>,
+    }
+
+    fn run_piece(core: &(dyn Core + Sync), ctr0: &[u8; 16], decrypt: bool, p: &mut Piece<'_>) {
+        let mut ctr = *ctr0;
+        let low = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+        // GCM's counter is the last 32 bits, modulo 2^32.
+        let low = low.wrapping_add(p.first as u32);
+        ctr[12..].copy_from_slice(&low.to_be_bytes());
+        let mut y = [0u8; 16];
+        p.out = core
+            .ctr_ghash(decrypt, &mut ctr, &mut y, p.src, p.dst)
+            .map(|()| y);
+        ctr.zeroize();
+    }
+
+    impl State {
+        /// [`State::data`] for a whole one-shot message (nothing absorbed of the data yet)
+        /// on up to `n` threads.
+        pub(super) fn data_parallel(
+            &mut self,
+            core: &(dyn Core + Sync),
+            n: usize,
+            decrypt: bool,
+            src: Option<&[u8]>,
+            dst: &mut [u8],
+        ) -> Result<(), Error> {
+            if let Some(s) = src {
+                if s.len() != dst.len() {
+                    return Err(Error::LengthMismatch {
+                        input: s.len(),
+                        output: dst.len(),
+                    });
+                }
+            }
+            if dst.len() as u64 > MAX_PLAINTEXT_LEN {
+                return Err(Error::TooLong {
+                    what: "gcm plaintext",
+                });
+            }
+            self.start_data(core);
+            let blocks = dst.len() / BLOCK;
+            let whole = blocks * BLOCK;
+            let units = blocks / UNIT;
+            let (body, _) = dst.split_at_mut(whole);
+            // Piece boundaries, in blocks: `n` near-equal runs of whole units, the last
+            // one also taking the blocks after the last whole unit.
+            let mut pieces: Vec<Piece<'_>> = Vec::with_capacity(n);
+            let mut rest_dst = body;
+            let mut rest_src = src.map(|s| &s[..whole]);
+            let mut first = 0;
+            for i in 0..n {
+                let end = if i + 1 == n {
+                    blocks
+                } else {
+                    units * (i + 1) / n * UNIT
+                };
+                let take = (end - first) * BLOCK;
+                let (d, r) = core::mem::take(&mut rest_dst).split_at_mut(take);
+                rest_dst = r;
+                let s = rest_src.map(|s| {
+                    let (a, b) = s.split_at(take);
+                    rest_src = Some(b);
+                    a
+                });
+                pieces.push(Piece {
+                    first,
+                    src: s,
+                    dst: d,
+                    out: Ok([0; 16]),
+                });
+                first = end;
+            }
+            let ctr0 = self.ctr;
+            {
+                let (mine, others) = pieces.split_at_mut(1);
+                // The calling thread keeps the first piece (as `mode::run_pieces` does).
+                rayon::in_place_scope(|scope| {
+                    for p in others.iter_mut() {
+                        scope.spawn(move |_| run_piece(core, &ctr0, decrypt, p));
+                    }
+                    run_piece(core, &ctr0, decrypt, &mut mine[0]);
+                });
+            }
+            // Combine: Y0 * H^M, then each piece's hash times H^(blocks after it).
+            let mut h = [0u8; 16];
+            let mut result = core.encrypt_block(&mut h);
+            let mut y = mul_pow(&self.y, &h, blocks as u64);
+            for p in &mut pieces {
+                match p.out {
+                    Ok(mut s) => {
+                        let after = blocks - p.first - p.dst.len() / BLOCK;
+                        let t = mul_pow(&s, &h, after as u64);
+                        for (a, b) in y.iter_mut().zip(&t) {
+                            *a ^= b;
+                        }
+                        s.zeroize();
+                    }
+                    Err(e) => result = Err(e),
+                }
+            }
+            h.zeroize();
+            result?;
+            self.y = y;
+            y.zeroize();
+            let low = u32::from_be_bytes([self.ctr[12], self.ctr[13], self.ctr[14], self.ctr[15]])
+                .wrapping_add(blocks as u32);
+            self.ctr[12..].copy_from_slice(&low.to_be_bytes());
+            self.data_len = whole as u64;
+            self.data(core, decrypt, src.map(|s| &s[whole..]), &mut dst[whole..])
+        }
+    }
+}
+
 fn seal(
     core: &dyn Core,
+    par: ParCore<'_>,
     tag_len: usize,
     nonce: &[u8],
     aad: &[u8],
@@ -406,12 +635,14 @@ fn seal(
 ) -> Result<Tag, Error> {
     let mut st = State::new(core, tag_len, nonce)?;
     st.aad(core, aad)?;
-    st.data(core, false, src, dst)?;
+    st.data_one_shot(core, par, false, src, dst)?;
     Ok(st.tag(core))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn open(
     core: &dyn Core,
+    par: ParCore<'_>,
     tag_len: usize,
     nonce: &[u8],
     aad: &[u8],
@@ -425,7 +656,7 @@ fn open(
         }
         let mut st = State::new(core, tag_len, nonce)?;
         st.aad(core, aad)?;
-        st.data(core, true, src, dst)?;
+        st.data_one_shot(core, par, true, src, dst)?;
         let mut full = st.finish(core);
         let ok = crate::ct::ct_eq(&full[..tag_len], tag);
         full.zeroize();
@@ -594,8 +825,8 @@ macro_rules! gcm_verbs {
             aad: &[u8],
             buf: &mut [u8],
         ) -> Result<Tag, Error> {
-            let (core, tl) = $core;
-            seal(core, tl, nonce, aad, None, buf)
+            let (core, tl, par) = $core;
+            seal(core, par, tl, nonce, aad, None, buf)
         }
 
         /// Encrypts `plaintext` into `ciphertext` (same length) and returns the tag.
@@ -606,8 +837,8 @@ macro_rules! gcm_verbs {
             plaintext: &[u8],
             ciphertext: &mut [u8],
         ) -> Result<Tag, Error> {
-            let (core, tl) = $core;
-            seal(core, tl, nonce, aad, Some(plaintext), ciphertext)
+            let (core, tl, par) = $core;
+            seal(core, par, tl, nonce, aad, Some(plaintext), ciphertext)
         }
 
         /// Verifies `tag` (in constant time) and decrypts `buf` in place (SP 800-38D
@@ -623,8 +854,8 @@ macro_rules! gcm_verbs {
             buf: &mut [u8],
             tag: &[u8],
         ) -> Result<(), Error> {
-            let (core, tl) = $core;
-            open(core, tl, nonce, aad, None, buf, tag)
+            let (core, tl, par) = $core;
+            open(core, par, tl, nonce, aad, None, buf, tag)
         }
 
         /// Verifies `tag` and decrypts `ciphertext` into `plaintext` (same length). On any
@@ -637,26 +868,26 @@ macro_rules! gcm_verbs {
             tag: &[u8],
             plaintext: &mut [u8],
         ) -> Result<(), Error> {
-            let (core, tl) = $core;
-            open(core, tl, nonce, aad, Some(ciphertext), plaintext, tag)
+            let (core, tl, par) = $core;
+            open(core, par, tl, nonce, aad, Some(ciphertext), plaintext, tag)
         }
 
         /// GMAC: the tag of `data` authenticated but not encrypted (GCM with `data` as AAD
         /// and an empty plaintext).
         pub fn gmac(&$self, nonce: &[u8], data: &[u8]) -> Result<Tag, Error> {
-            let (core, tl) = $core;
-            seal(core, tl, nonce, data, None, &mut [])
+            let (core, tl, _) = $core;
+            seal(core, None, tl, nonce, data, None, &mut [])
         }
 
         /// GMAC verification, in constant time: `Ok` when `tag` is the GMAC of `data`.
         pub fn gmac_verify(&$self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error> {
-            let (core, tl) = $core;
-            open(core, tl, nonce, data, None, &mut [], tag)
+            let (core, tl, _) = $core;
+            open(core, None, tl, nonce, data, None, &mut [], tag)
         }
 
         /// Starts a streaming encryption (or streaming GMAC) under `nonce`.
         pub fn encryptor(&$self, nonce: &[u8]) -> Result<GcmEncryptor<'_>, Error> {
-            let (core, tl) = $core;
+            let (core, tl, _) = $core;
             Ok(GcmEncryptor {
                 core,
                 st: State::new(core, tl, nonce)?,
@@ -666,7 +897,7 @@ macro_rules! gcm_verbs {
         /// Starts a streaming decryption under `nonce`; read [`GcmDecryptor`] first: its
         /// output is unauthenticated until `finalize` succeeds.
         pub fn decryptor(&$self, nonce: &[u8]) -> Result<GcmDecryptor<'_>, Error> {
-            let (core, tl) = $core;
+            let (core, tl, _) = $core;
             Ok(GcmDecryptor {
                 core,
                 st: State::new(core, tl, nonce)?,
@@ -780,7 +1011,7 @@ impl<C: BlockCipher> Gcm<C> {
         &self.cipher
     }
 
-    gcm_verbs!(self => (self as &dyn Core, self.tag_len as usize));
+    gcm_verbs!(self => (self as &dyn Core, self.tag_len as usize, ParCore::None));
 }
 
 /// How an [`AesGcm`] key does its bulk work. Today the generic engine (AES's multi-block
@@ -791,6 +1022,10 @@ enum Engine {
     /// AES and GHASH in one loop (VAES + VPCLMULQDQ on 256-bit registers).
     #[cfg(target_arch = "x86_64")]
     Fused(Fused),
+    /// AES and GHASH in one loop on 128-bit registers (AES-NI + PCLMULQDQ, or ARMv8 AES +
+    /// PMULL).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    Fused8(Fused8),
     Generic(Gcm<Aes>),
 }
 
@@ -850,6 +1085,84 @@ impl Core for Fused {
     }
 }
 
+/// The fused engine with eight blocks in flight on 128-bit registers, for CPUs without
+/// VAES: as [`Fused`], with the bulk pass done by `aes::x86_aesni_gcm` (AES-NI and
+/// PCLMULQDQ) or `aes::aarch64_gcm` (ARMv8 AES and PMULL) — counter mode on eight blocks
+/// and the GHASH of eight blocks between their rounds. Built only when the AES key is on
+/// the AES-NI (ARMv8 AES) backend and the GHASH key on the PCLMULQDQ (PMULL) one.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[derive(Clone)]
+struct Fused8(Gcm<Aes>);
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl Fused8 {
+    /// The engine's name (see [`AesGcm::engine`]).
+    #[cfg(target_arch = "x86_64")]
+    const NAME: &'static str = "fused_aesni_pclmul";
+    #[cfg(target_arch = "aarch64")]
+    const NAME: &'static str = "fused_aes_pmull";
+
+    /// Whether `g`'s AES and GHASH keys are on the backends this engine needs.
+    fn fits(g: &Gcm<Aes>) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return g.cipher.aesni().is_some() && g.ghash.pclmul_powers().is_some();
+        #[cfg(target_arch = "aarch64")]
+        return g.cipher.armce().is_some() && g.ghash.pmull_powers().is_some();
+    }
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl Core for Fused8 {
+    fn encrypt_block(&self, block: &mut [u8; 16]) -> Result<(), Error> {
+        self.0.encrypt_block(block)
+    }
+
+    fn ghash(&self) -> &ghash::Key {
+        &self.0.ghash
+    }
+
+    fn ctr_ghash(
+        &self,
+        decrypt: bool,
+        ctr: &mut [u8; 16],
+        y: &mut [u8; 16],
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<(), Error> {
+        let g = &self.0;
+        // The kernels' counter word counts modulo 2^32, as GCM's does.
+        #[cfg(target_arch = "x86_64")]
+        let done = match g.ghash.pclmul_powers() {
+            Some((t, pow, kar)) => g
+                .cipher
+                .gcm_ctr_ghash_aesni(t, pow, kar, decrypt, ctr, y, src, dst)?,
+            None => 0,
+        };
+        #[cfg(target_arch = "aarch64")]
+        let done = match g.ghash.pmull_powers() {
+            Some((t, pow, kar)) => g
+                .cipher
+                .gcm_ctr_ghash_armce(t, pow, kar, decrypt, ctr, y, src, dst)?,
+            None => 0,
+        };
+        let low = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+        let next = low.wrapping_add((done / BLOCK) as u32);
+        ctr[12..].copy_from_slice(&next.to_be_bytes());
+        if done == dst.len() {
+            return Ok(());
+        }
+        ctr_ghash_generic(
+            &g.cipher,
+            &g.ghash,
+            decrypt,
+            ctr,
+            y,
+            src.map(|s| &s[done..]),
+            &mut dst[done..],
+        )
+    }
+}
+
 /// AES-GCM with a 16-, 24- or 32-byte key chosen at run time.
 ///
 /// Prefer [`Aes128Gcm`] / [`Aes256Gcm`] when the key length is known.
@@ -890,6 +1203,14 @@ impl AesGcm {
                 });
             }
         }
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        if let Engine::Generic(gen) = &g.engine {
+            if Fused8::fits(gen) {
+                return Ok(AesGcm {
+                    engine: Engine::Fused8(Fused8(gen.clone())),
+                });
+            }
+        }
         Ok(g)
     }
 
@@ -907,12 +1228,16 @@ impl AesGcm {
         })
     }
 
-    /// The engine of the bulk pass: `"fused_vaes_vpclmul"` (AES and GHASH in one loop) or
-    /// `"generic"` (the AES backend, then the GHASH backend).
+    /// The engine of the bulk pass: `"fused_vaes_vpclmul"`, `"fused_aesni_pclmul"` or
+    /// `"fused_aes_pmull"` (AES and GHASH in one loop, with VAES and VPCLMULQDQ, AES-NI and
+    /// PCLMULQDQ, or ARMv8 AES and PMULL) or `"generic"` (the AES backend, then the GHASH
+    /// backend).
     pub fn engine(&self) -> &'static str {
         match &self.engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Fused(_) => "fused_vaes_vpclmul",
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Engine::Fused8(_) => Fused8::NAME,
             Engine::Generic(_) => "generic",
         }
     }
@@ -921,6 +1246,8 @@ impl AesGcm {
         match &self.engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Fused(f) => &f.0,
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Engine::Fused8(f) => &f.0,
             Engine::Generic(g) => g,
         }
     }
@@ -929,14 +1256,18 @@ impl AesGcm {
         match &mut self.engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Fused(f) => &mut f.0,
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Engine::Fused8(f) => &mut f.0,
             Engine::Generic(g) => g,
         }
     }
 
-    fn core(&self) -> &dyn Core {
+    fn core(&self) -> &(dyn Core + Sync) {
         match &self.engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Fused(f) => f,
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Engine::Fused8(f) => f,
             Engine::Generic(g) => g,
         }
     }
@@ -974,7 +1305,7 @@ impl AesGcm {
         self.generic().ghash_backend()
     }
 
-    gcm_verbs!(self => (self.core(), self.tag_len()));
+    gcm_verbs!(self => (self.core(), self.tag_len(), Some(self.core())));
 }
 
 macro_rules! sized_gcm {
@@ -1043,7 +1374,7 @@ macro_rules! sized_gcm {
                 self.0.ghash_backend()
             }
 
-            gcm_verbs!(self => (self.0.core(), self.0.tag_len()));
+            gcm_verbs!(self => (self.0.core(), self.0.tag_len(), Some(self.0.core())));
         }
     };
 }

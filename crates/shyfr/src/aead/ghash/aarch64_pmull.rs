@@ -16,8 +16,8 @@ const N: usize = 8;
 /// `tw(H^1) .. tw(H^8)` (index `i` holds `H^(i+1)`) and the XOR of each one's halves.
 #[derive(Clone)]
 pub(crate) struct Key {
-    pow: [[u8; 16]; N],
-    kar: [[u8; 16]; N],
+    pub(super) pow: [[u8; 16]; N],
+    pub(super) kar: [[u8; 16]; N],
 }
 
 impl Drop for Key {

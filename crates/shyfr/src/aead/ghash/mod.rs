@@ -210,6 +210,30 @@ impl Key {
         }
     }
 
+    /// With the PCLMULQDQ backend: its token and the powers `H^1..H^8` with their
+    /// Karatsuba halves, in its register layout (for the fused AES-NI GCM kernel).
+    #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn pclmul_powers(
+        &self,
+    ) -> Option<(arch_cpu::Pclmul, &[[u8; 16]; 8], &[[u8; 16]; 8])> {
+        match self {
+            Key::Pclmul(k, t) => Some((*t, &k.pow, &k.kar)),
+            _ => None,
+        }
+    }
+
+    /// With the PMULL backend: its token and the powers `H^1..H^8` with their Karatsuba
+    /// halves, in its register layout (for the fused ARMv8 GCM kernel).
+    #[cfg(target_arch = "aarch64")]
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn pmull_powers(&self) -> Option<(arch_cpu::Pmull, &[[u8; 16]; 8], &[[u8; 16]; 8])> {
+        match self {
+            Key::Pmull(k, t) => Some((*t, &k.pow, &k.kar)),
+            _ => None,
+        }
+    }
+
     /// Absorbs the whole blocks of `blocks` into the state `y` (GCM byte order): for each
     /// block `X`, `y = (y ^ X) * H`. A trailing partial block is ignored; callers pass whole
     /// blocks (see [`Key::update_padded`]).

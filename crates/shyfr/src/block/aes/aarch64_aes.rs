@@ -26,6 +26,16 @@ impl Drop for Keys {
 }
 
 impl Keys {
+    /// The encryption round keys (`rounds() + 1` of them used).
+    pub(super) fn enc_keys(&self) -> &[Block; 15] {
+        &self.enc
+    }
+
+    /// The number of rounds: 10, 12 or 14.
+    pub(super) fn rounds(&self) -> usize {
+        self.rounds
+    }
+
     pub(super) fn new(key: &[u8], t: AesCe) -> Self {
         let mut k = Keys {
             enc: [[0; 16]; 15],

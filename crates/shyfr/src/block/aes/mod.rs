@@ -37,8 +37,12 @@ mod soft;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_aes;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_gcm;
 #[cfg(target_arch = "x86_64")]
 mod x86_aesni;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_aesni_gcm;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_gcm;
 #[cfg(target_arch = "x86_64")]
@@ -316,6 +320,99 @@ impl Aes {
             None => InOut::in_place(dst),
         };
         x86_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
+        Ok(len)
+    }
+
+    /// Whether this key runs on the AES-NI backend (the one the fused AES-GCM kernel
+    /// [`x86_aesni_gcm`] is written for).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn aesni(&self) -> Option<arch_cpu::AesNi> {
+        match &self.inner {
+            Inner::AesNi(_, t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// GCM's bulk pass in one loop with AES-NI and PCLMULQDQ
+    /// ([`x86_aesni_gcm::ctr_ghash`]) over the whole groups of
+    /// [`x86_aesni_gcm::GROUP_BLOCKS`] blocks of `dst` (from `src` when given, else in
+    /// place); returns the bytes done. Nothing is done (0) unless the key is on the AES-NI
+    /// backend. The counter's last word counts modulo 2^32.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gcm_ctr_ghash_aesni(
+        &self,
+        clmul: arch_cpu::Pclmul,
+        pow: &x86_aesni_gcm::Powers,
+        kar: &x86_aesni_gcm::Powers,
+        decrypt: bool,
+        ctr: &Block,
+        y: &mut Block,
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<usize, Error> {
+        let Inner::AesNi(k, t) = &self.inner else {
+            return Ok(0);
+        };
+        let len = dst.len() - dst.len() % (16 * x86_aesni_gcm::GROUP_BLOCKS);
+        let dst = &mut dst[..len];
+        let io = match src {
+            Some(s) => InOut::new(
+                s.get(..len).ok_or(Error::LengthMismatch {
+                    input: s.len(),
+                    output: len,
+                })?,
+                dst,
+            )?,
+            None => InOut::in_place(dst),
+        };
+        x86_aesni_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
+        Ok(len)
+    }
+
+    /// Whether this key runs on the ARMv8 AES backend (the one the fused AES-GCM kernel
+    /// [`aarch64_gcm`] is written for).
+    #[cfg(target_arch = "aarch64")]
+    pub(crate) fn armce(&self) -> Option<arch_cpu::AesCe> {
+        match &self.inner {
+            Inner::ArmCe(_, t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// GCM's bulk pass in one loop with ARMv8 AES and PMULL ([`aarch64_gcm::ctr_ghash`])
+    /// over the whole groups of [`aarch64_gcm::GROUP_BLOCKS`] blocks of `dst` (from `src`
+    /// when given, else in place); returns the bytes done. Nothing is done (0) unless the
+    /// key is on the ARMv8 AES backend. The counter's last word counts modulo 2^32.
+    #[cfg(target_arch = "aarch64")]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gcm_ctr_ghash_armce(
+        &self,
+        clmul: arch_cpu::Pmull,
+        pow: &aarch64_gcm::Powers,
+        kar: &aarch64_gcm::Powers,
+        decrypt: bool,
+        ctr: &Block,
+        y: &mut Block,
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<usize, Error> {
+        let Inner::ArmCe(k, t) = &self.inner else {
+            return Ok(0);
+        };
+        let len = dst.len() - dst.len() % (16 * aarch64_gcm::GROUP_BLOCKS);
+        let dst = &mut dst[..len];
+        let io = match src {
+            Some(s) => InOut::new(
+                s.get(..len).ok_or(Error::LengthMismatch {
+                    input: s.len(),
+                    output: len,
+                })?,
+                dst,
+            )?,
+            None => InOut::in_place(dst),
+        };
+        aarch64_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
         Ok(len)
     }
 
