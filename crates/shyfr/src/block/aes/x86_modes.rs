@@ -184,6 +184,11 @@ pub(super) unsafe fn xts<L: Lanes, const W: usize, const NR: usize, const DEC: b
                     .xor(tw[j])
                     .xor(k[0]);
             }
+            // The next group's tweaks, before this group's rounds in program order: they
+            // depend on nothing but this group's tweaks, so they are computed in the
+            // shadow of the first rounds' latency and are ready when the next group starts.
+            let mut next = tw;
+            advance(&mut next);
             for kr in &k[1..NR] {
                 for x in b.iter_mut() {
                     *x = if DEC { x.dec(*kr) } else { x.enc(*kr) };
@@ -196,7 +201,7 @@ pub(super) unsafe fn xts<L: Lanes, const W: usize, const NR: usize, const DEC: b
                 let y = if DEC { x.declast(kt) } else { x.enclast(kt) };
                 y.store(dst.add((i + j * L::BLOCKS) * 16));
             }
-            advance(&mut tw);
+            tw = next;
         }
         i += step;
     }

@@ -184,7 +184,7 @@ use super::Serial;
 /// Registers per CTR group.
 const CTR_W: usize = 12;
 /// Registers per XTS group.
-const XTS_W: usize = 8;
+const XTS_W: usize = 12;
 
 #[target_feature(enable = "aes,avx,avx2,vaes")]
 fn ctr_kernel<const NR: usize, const D: bool>(keys: &Keys, c: &Block, mut io: InOut<'_>) {
@@ -260,7 +260,7 @@ fn xts_kernel_clmul<const NR: usize, const DEC: bool>(
         let k = splat_keys::<__m256i, NR, DEC>(keys);
         let i = modes::xts::<__m256i, XTS_W, NR, DEC>(&k, &mut io, tweak, 0, n, |tw| {
             for t in tw.iter_mut() {
-                *t = mul_x16_clmul(*t);
+                *t = mul_x_bytes_clmul::<{ 2 * XTS_W as i32 / 8 }>(*t);
             }
         });
         let i = modes::xts::<__m256i, 4, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
@@ -278,15 +278,25 @@ fn xts_kernel_clmul<const NR: usize, const DEC: bool>(
     }
 }
 
-/// Both lanes times `x^16` (the `XTS_W = 8` group step) with one carry-less multiply for
-/// the reduction: the sixteen bits shifted out of the top times 0x87.
+/// Both lanes times `x^(8 * BYTES)` (`BYTES` in `1..=7`; `x^24` is the `XTS_W = 12` group
+/// step) with one carry-less multiply for the reduction: the `8 * BYTES` bits shifted out
+/// of the top times 0x87 (below 2^64, so one 64-bit product holds it).
 #[inline]
 #[target_feature(enable = "avx2,vpclmulqdq")]
-fn mul_x16_clmul(v: __m256i) -> __m256i {
-    const _: () = assert!(2 * XTS_W == 16);
-    let h = _mm256_bsrli_epi128::<14>(v);
+fn mul_x_bytes_clmul<const BYTES: i32>(v: __m256i) -> __m256i {
+    const { assert!(BYTES >= 1 && BYTES <= 7) };
+    const _: () = assert!((2 * XTS_W).is_multiple_of(8));
+    let h = match BYTES {
+        1 => _mm256_bsrli_epi128::<15>(v),
+        2 => _mm256_bsrli_epi128::<14>(v),
+        3 => _mm256_bsrli_epi128::<13>(v),
+        4 => _mm256_bsrli_epi128::<12>(v),
+        5 => _mm256_bsrli_epi128::<11>(v),
+        6 => _mm256_bsrli_epi128::<10>(v),
+        _ => _mm256_bsrli_epi128::<9>(v),
+    };
     let r = _mm256_clmulepi64_epi128::<0x00>(h, _mm256_set_epi64x(0, 0x87, 0, 0x87));
-    _mm256_xor_si256(_mm256_bslli_epi128::<2>(v), r)
+    _mm256_xor_si256(_mm256_bslli_epi128::<BYTES>(v), r)
 }
 
 #[target_feature(enable = "aes,avx,avx2,vaes")]
