@@ -13,10 +13,10 @@
 //! interface; `open` decrypts, recomputes the tag, compares it in constant time and zeroes
 //! the output on any error, so no unauthenticated plaintext is ever handed out.
 //!
-//! The CBC-MAC is a chain of dependent block encryptions; each step is one call into the
-//! block cipher with two blocks, the chain's next block and the counter block for the
-//! same part of the message, so the counter-mode encryption runs in the shadow of the
-//! chain's latency.
+//! The CBC-MAC is a chain of dependent block encryptions; the message's whole blocks go to
+//! [`BlockCipher::ccm_blocks`], which on the fused AES backends runs the chain and the
+//! counter-mode encryption in one loop, the counter blocks in the shadow of the chain's
+//! latency.
 //!
 //! ```
 //! use shyfr::aead::ccm::AesCcm;
@@ -145,14 +145,17 @@ impl<'c, C: BlockCipher> Mac<'c, C> {
         self.cipher.encrypt_blocks(&mut self.pair[..16])
     }
 
-    /// Counter mode from `A_1` over `dst` (from `src` when given, else in place): the
-    /// whole blocks in one `ctr_blocks` call, the last partial block with `E(A_n)` from
-    /// the second half of `pair` (the chain value in the first half is left alone).
-    fn ctr_tail(
+    /// The message: counter mode from `A_1` over `dst` (from `src` when given, else in
+    /// place) and the CBC-MAC of the plaintext (the input when sealing, the output when
+    /// opening). The whole blocks go to one `ccm_blocks` call (one loop, the counter
+    /// blocks in the shadow of the MAC chain on fused backends); a last partial block is
+    /// done here with `E(A_n)` from the second half of `pair`.
+    fn message(
         &mut self,
         p: &Params<'_>,
         src: Option<&[u8]>,
         dst: &mut [u8],
+        decrypt: bool,
     ) -> Result<(), Error> {
         let whole = dst.len() - dst.len() % BLOCK;
         let mut ctr = p.ctr(1);
@@ -164,13 +167,23 @@ impl<'c, C: BlockCipher> Mac<'c, C> {
         // Counted over at least the last four bytes, so that the fused 32-bit counter
         // kernels run (for q < 4 the generic path is several times slower): the count
         // never reaches 2^(8q) (the length limit), so nothing carries past the q bytes.
-        self.cipher.ctr_blocks(&mut ctr, p.q.max(4), io)?;
+        self.cipher
+            .ccm_blocks(&mut self.pair[..16], &mut ctr, p.q.max(4), io, decrypt)?;
         if !tail.is_empty() {
             self.pair[16..].copy_from_slice(&ctr);
-            self.cipher.encrypt_blocks(&mut self.pair[16..])?;
+            if decrypt {
+                self.cipher.encrypt_blocks(&mut self.pair[16..])?;
+            } else {
+                // The MAC step and the keystream block in one call.
+                xor_block(&mut self.pair[..16], src.map_or(&*tail, |s| &s[whole..]));
+                self.cipher.encrypt_blocks(&mut self.pair)?;
+            }
             match src {
-                Some(s) => xor_to(tail, &s[whole..], &self.pair[16..]),
+                Some(s) => xor_to(tail, &s[whole..], &self.pair[16..16 + tail.len()]),
                 None => xor_block(tail, &self.pair[16..16 + tail.len()]),
+            }
+            if decrypt {
+                self.step(tail)?;
             }
         }
         ctr.zeroize();
@@ -233,20 +246,7 @@ fn seal<C: BlockCipher>(
     let p = Params::new(nonce, dst.len())?;
     let mut mac = Mac::start(cipher, &p, p.b0(!aad.is_empty(), tag_len, dst.len()))?;
     mac.aad(aad)?;
-    // CBC-MAC over the plaintext first (before an in-place buffer is overwritten), the
-    // whole blocks in one `cbc_mac_blocks` call (the chain in a register), then counter
-    // mode over the whole blocks in one `ctr_blocks` call (the wide kernels). The q-byte
-    // counter never carries into the nonce: the message length limit keeps the number of
-    // blocks below 2^(8q).
-    let whole = dst.len() - dst.len() % BLOCK;
-    {
-        let pt = src.unwrap_or(&*dst);
-        cipher.cbc_mac_blocks(&mut mac.pair[..16], &pt[..whole])?;
-        if whole < pt.len() {
-            mac.step(&pt[whole..])?;
-        }
-    }
-    mac.ctr_tail(&p, src, dst)?;
+    mac.message(&p, src, dst, false)?;
     let mut full = mac.tag();
     let tag = Tag::truncated(&full, tag_len);
     full.zeroize();
@@ -277,14 +277,9 @@ fn open<C: BlockCipher>(
         let p = Params::new(nonce, dst.len())?;
         let mut mac = Mac::start(cipher, &p, p.b0(!aad.is_empty(), tag_len, dst.len()))?;
         mac.aad(aad)?;
-        // Counter mode first, then the CBC-MAC over the plaintext it wrote (checked
-        // before anything is returned; zeroed below on failure).
-        mac.ctr_tail(&p, src, dst)?;
-        let whole = dst.len() - dst.len() % BLOCK;
-        cipher.cbc_mac_blocks(&mut mac.pair[..16], &dst[..whole])?;
-        if whole < dst.len() {
-            mac.step(&dst[whole..])?;
-        }
+        // Counter mode and the CBC-MAC over the plaintext it writes (checked before
+        // anything is returned; zeroed below on failure).
+        mac.message(&p, src, dst, true)?;
         let mut full = mac.tag();
         let ok = crate::ct::ct_eq(&full[..tag_len], tag);
         full.zeroize();

@@ -266,6 +266,26 @@ pub trait BlockCipher {
     fn xts_decrypt_blocks(&self, tweak: &mut [u8; 16], data: InOutBuf<'_>) -> Result<(), Error> {
         generic::xts::<Self, true>(self, tweak, data)
     }
+
+    /// CCM's bulk pass (SP 800-38C) on whole blocks: counter mode as in
+    /// [`ctr_blocks`](Self::ctr_blocks) (`counter`, `counter_len`) and the CBC-MAC
+    /// `mac = E(mac ^ p)` of every *plaintext* block `p` as in
+    /// [`cbc_mac_blocks`](Self::cbc_mac_blocks): with `decrypt` false the input is the
+    /// plaintext (MACed, then encrypted), with `decrypt` true the input is the ciphertext
+    /// (decrypted, then its output MACed). On return `counter` is the next unused counter
+    /// block and `mac` the chain value after the last block. The default runs the two
+    /// passes one after the other; fused kernels run both in one loop, the counter blocks
+    /// in the latency shadow of the serial MAC chain.
+    fn ccm_blocks(
+        &self,
+        mac: &mut [u8],
+        counter: &mut [u8],
+        counter_len: usize,
+        data: InOutBuf<'_>,
+        decrypt: bool,
+    ) -> Result<(), Error> {
+        generic::ccm(self, mac, counter, counter_len, data, decrypt)
+    }
 }
 
 /// A shared reference to a cipher is a cipher: modes own their cipher, so a key set up
@@ -323,6 +343,17 @@ impl<T: BlockCipher> BlockCipher for &T {
     #[inline]
     fn xts_decrypt_blocks(&self, t: &mut [u8; 16], d: InOutBuf<'_>) -> Result<(), Error> {
         (**self).xts_decrypt_blocks(t, d)
+    }
+    #[inline]
+    fn ccm_blocks(
+        &self,
+        mac: &mut [u8],
+        c: &mut [u8],
+        n: usize,
+        d: InOutBuf<'_>,
+        decrypt: bool,
+    ) -> Result<(), Error> {
+        (**self).ccm_blocks(mac, c, n, d, decrypt)
     }
 }
 
@@ -538,6 +569,32 @@ pub(crate) mod generic {
             c.encrypt_blocks(state)?;
         }
         Ok(())
+    }
+
+    pub(crate) fn ccm<C: BlockCipher + ?Sized>(
+        c: &C,
+        mac: &mut [u8],
+        counter: &mut [u8],
+        counter_len: usize,
+        data: InOutBuf<'_>,
+        decrypt: bool,
+    ) -> Result<(), Error> {
+        // Both chaining values and the length are checked before anything is written.
+        check::<C>(mac.len(), data.len())?;
+        check_iv(counter.len(), C::BLOCK_LEN)?;
+        if counter_len == 0 || counter_len > C::BLOCK_LEN {
+            return Err(Error::InvalidParameter {
+                what: "ctr counter length",
+            });
+        }
+        if decrypt {
+            let out = data.into_copied_output();
+            c.ctr_blocks(counter, counter_len, InOutBuf::in_place(out))?;
+            c.cbc_mac_blocks(mac, out)
+        } else {
+            c.cbc_mac_blocks(mac, data.input())?;
+            c.ctr_blocks(counter, counter_len, data)
+        }
     }
 
     /// `Err` unless the cipher has 128-bit blocks (XTS is defined for those only).

@@ -456,3 +456,97 @@ pub(super) unsafe fn serial(
     // SAFETY: the token proves the AES instructions; the caller vouches for the pointers.
     unsafe { by_rounds_arm!(keys, serial_kernel[](keys, mode, iv, src, dst, n)) }
 }
+
+/// The keystream block `E(counter i)` of CCM's counter mode (`base`: the counter block
+/// with its last word little-endian).
+#[inline]
+#[target_feature(enable = "aes")]
+fn ccm_keystream<const NR: usize>(k: &[uint8x16_t; 15], base: uint32x4_t, i: usize) -> uint8x16_t {
+    let inc = vsetq_lane_u32::<3>(i as u32, vdupq_n_u32(0));
+    let x = vrev32q_u8(vreinterpretq_u8_u32(vaddq_u32(base, inc)));
+    veorq_u8(enc_rounds::<NR>(k, x, k[0]), k[NR])
+}
+
+/// CCM's bulk pass: counter mode and the CBC-MAC of the plaintext (the input when
+/// `!DEC`, the output when `DEC`) in one loop. The MAC chain is `NR` AESE per block with
+/// the next plaintext block folded into its first round key (as in [`serial_kernel`]);
+/// the counter blocks, which depend only on their index, run in its latency shadow
+/// (when decrypting, block `i + 1`'s keystream is computed in iteration `i`).
+///
+/// # Safety
+///
+/// `src` readable and `dst` writable for `16 * n` bytes; the last word of `c` does not
+/// wrap within `n` blocks.
+#[target_feature(enable = "aes")]
+unsafe fn ccm_kernel<const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    mac: &mut Block,
+    c: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    if n == 0 {
+        return;
+    }
+    let k = load_keys::<false>(keys);
+    // SAFETY: pointers stay within `16 * n` bytes; `mac` and `c` are 16 bytes.
+    unsafe {
+        let base = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(c.as_ptr())));
+        let load = |i: usize| vld1q_u8(src.add(16 * i));
+        let store = |i: usize, v: uint8x16_t| vst1q_u8(dst.add(16 * i), v);
+        let mut p = load(0);
+        if DEC {
+            p = veorq_u8(p, ccm_keystream::<NR>(&k, base, 0));
+            store(0, p);
+        }
+        let mut x = veorq_u8(vld1q_u8(mac.as_ptr()), p);
+        let mut key0 = k[0];
+        let kk = veorq_u8(k[NR], k[0]);
+        for i in 0..n {
+            if !DEC {
+                store(i, veorq_u8(p, ccm_keystream::<NR>(&k, base, i)));
+            }
+            let t = enc_rounds::<NR>(&k, x, key0);
+            if i + 1 < n {
+                p = load(i + 1);
+                if DEC {
+                    p = veorq_u8(p, ccm_keystream::<NR>(&k, base, i + 1));
+                    store(i + 1, p);
+                }
+                x = t;
+                key0 = veorq_u8(kk, p);
+            } else {
+                vst1q_u8(mac.as_mut_ptr(), veorq_u8(t, k[NR]));
+            }
+        }
+    }
+}
+
+/// CCM's bulk pass over `n` blocks at `src`, written to `dst`; `dec`: the input is the
+/// ciphertext.
+///
+/// # Safety
+///
+/// `src` is readable and `dst` writable (they may be equal) for `16 * n` bytes, and the
+/// last word of `c` does not wrap within `n` blocks.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn ccm(
+    keys: &Keys,
+    _t: AesCe,
+    mac: &mut Block,
+    c: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    dec: bool,
+) {
+    // SAFETY: the token proves the AES instructions; the caller vouches for the pointers.
+    unsafe {
+        if dec {
+            by_rounds_arm!(keys, ccm_kernel[, true](keys, mac, c, src, dst, n))
+        } else {
+            by_rounds_arm!(keys, ccm_kernel[, false](keys, mac, c, src, dst, n))
+        }
+    }
+}

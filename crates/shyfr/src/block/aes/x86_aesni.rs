@@ -719,3 +719,45 @@ pub(super) unsafe fn serial(
     // SAFETY: the token proves the features; the caller vouches for the pointers.
     unsafe { by_rounds!(keys, serial_kernel, false, keys, mode, iv, src, dst, n) }
 }
+
+#[target_feature(enable = "aes")]
+fn ccm_kernel<const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    mac: &mut Block,
+    c: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    // SAFETY: AES-NI (and, on the wide backends, AVX for VEX encoding) is enabled here;
+    // the caller passes `n` blocks at `src` and `dst` and a counter that does not wrap.
+    unsafe { modes::ccm::<NR, DEC>(keys, mac, c, src, dst, n) }
+}
+
+/// CCM's bulk pass (counter mode and the CBC-MAC of the plaintext in one loop) over `n`
+/// blocks at `src`, written to `dst`; `dec`: the input is the ciphertext.
+///
+/// # Safety
+///
+/// `src` is readable and `dst` writable (they may be equal) for `16 * n` bytes, and the
+/// last word of `c` does not wrap within `n` blocks.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn ccm(
+    keys: &Keys,
+    _t: AesNi,
+    mac: &mut Block,
+    c: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    dec: bool,
+) {
+    // SAFETY: the token proves the features; the caller vouches for the pointers.
+    unsafe {
+        if dec {
+            by_rounds!(keys, ccm_kernel, true, keys, mac, c, src, dst, n)
+        } else {
+            by_rounds!(keys, ccm_kernel, false, keys, mac, c, src, dst, n)
+        }
+    }
+}

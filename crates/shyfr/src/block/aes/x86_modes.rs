@@ -184,6 +184,11 @@ pub(super) unsafe fn xts<L: Lanes, const W: usize, const NR: usize, const DEC: b
                     .xor(tw[j])
                     .xor(k[0]);
             }
+            // The next group's tweaks, before this group's rounds in program order: they
+            // depend on nothing but this group's tweaks, so they are computed in the
+            // shadow of the first rounds' latency and are ready when the next group starts.
+            let mut next = tw;
+            advance(&mut next);
             for kr in &k[1..NR] {
                 for x in b.iter_mut() {
                     *x = if DEC { x.dec(*kr) } else { x.enc(*kr) };
@@ -196,7 +201,7 @@ pub(super) unsafe fn xts<L: Lanes, const W: usize, const NR: usize, const DEC: b
                 let y = if DEC { x.declast(kt) } else { x.enclast(kt) };
                 y.store(dst.add((i + j * L::BLOCKS) * 16));
             }
-            advance(&mut tw);
+            tw = next;
         }
         i += step;
     }
@@ -341,5 +346,89 @@ pub(super) unsafe fn double(t: __m128i) -> __m128i {
         let signs = _mm_shuffle_epi32::<0x13>(_mm_srai_epi32::<31>(t));
         let carries = _mm_and_si128(signs, _mm_set_epi32(0, 1, 0, 0x87));
         _mm_xor_si128(_mm_add_epi64(t, t), carries)
+    }
+}
+
+/// CCM's bulk pass over `n` blocks at `src` (written to `dst`): counter mode from the
+/// counter block `c` (last word not wrapping) and the CBC-MAC `mac = E(mac ^ p)` of every
+/// plaintext block `p` (the input when `!DEC`, the output when `DEC`), in one loop.
+///
+/// The MAC is a serial chain of `NR` AES instructions per block; the block's counter
+/// encryption depends only on its index, so the out-of-order core runs it in the
+/// chain's latency shadow. As in [`serial`], the next plaintext block (and round key 0)
+/// is folded into the last round key, so nothing but AES instructions sits on the chain.
+/// When decrypting, the plaintext the chain needs next is one counter block ahead: the
+/// keystream of block `i + 1` is computed in iteration `i`, long before the chain's
+/// last round of block `i` needs it.
+///
+/// # Safety
+///
+/// AES-NI is enabled; `src` is readable and `dst` writable (they may be equal) for
+/// `16 * n` bytes; the counter's last word does not wrap within `n` blocks.
+#[inline(always)]
+pub(super) unsafe fn ccm<const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    mac: &mut Block,
+    c: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    use super::x86_aesni::aesenclast_i;
+    if n == 0 {
+        return;
+    }
+    // SAFETY: AES-NI per the contract; every block index stays below `n`.
+    unsafe {
+        let k = keys128::<NR>(&keys.enc);
+        let kl = k[NR];
+        let zero = _mm_setzero_si128();
+        let cs = <__m128i as Lanes>::ctr_init(c);
+        let load = |i: usize| _mm_loadu_si128(src.add(16 * i).cast());
+        let store = |i: usize, v: __m128i| _mm_storeu_si128(dst.add(16 * i).cast(), v);
+        // No closures around the AES work: a closure is compiled without the kernel's
+        // target features, so the AES intrinsics in it would not be inlined.
+        let mut p = load(0);
+        if DEC {
+            p = _mm_xor_si128(p, ccm_keystream::<NR>(&k, &cs, 0));
+            store(0, p);
+        }
+        let mut s = _mm_xor_si128(_mm_loadu_si128(mac.as_ptr().cast()), _mm_xor_si128(p, k[0]));
+        for i in 0..n {
+            if !DEC {
+                store(i, _mm_xor_si128(p, ccm_keystream::<NR>(&k, &cs, i)));
+            }
+            // `m`: the next block's round-0 state minus this block's MAC output.
+            let m = if i + 1 < n {
+                p = load(i + 1);
+                if DEC {
+                    p = _mm_xor_si128(p, ccm_keystream::<NR>(&k, &cs, i + 1));
+                    store(i + 1, p);
+                }
+                _mm_xor_si128(p, k[0])
+            } else {
+                zero
+            };
+            s = aesenclast_i(enc_middle::<NR>(&k, s), _mm_xor_si128(kl, m));
+        }
+        _mm_storeu_si128(mac.as_mut_ptr().cast(), s);
+    }
+}
+
+/// The keystream block `E(counter i)` for [`ccm`].
+///
+/// # Safety
+///
+/// AES-NI is enabled (this is inlined into the kernel).
+#[inline(always)]
+unsafe fn ccm_keystream<const NR: usize>(
+    k: &[__m128i; 15],
+    cs: &<__m128i as Lanes>::Ctr,
+    i: usize,
+) -> __m128i {
+    // SAFETY: AES-NI per the contract; SSE2.
+    unsafe {
+        let x = _mm_xor_si128(<__m128i as Lanes>::ctr_blocks(cs, i as u32), k[0]);
+        super::x86_aesni::aesenclast_i(enc_middle::<NR>(k, x), k[NR])
     }
 }

@@ -183,8 +183,14 @@ use super::Serial;
 
 /// Registers per CTR group.
 const CTR_W: usize = 12;
-/// Registers per XTS group.
-const XTS_W: usize = 8;
+/// Registers per XTS group (24 blocks, tweak step `x^24`: one carry-less multiply per
+/// register). Zen 3, AES-128, 16 KiB: 0.237 cycles/byte, against 0.240 with eight. The
+/// tweak updates, not the AES rounds, are what XTS adds to ECB's 0.16: without them the
+/// loop runs at 0.175; each `vpclmulqdq` costs about 1.5 cycles of the AES pipes, and the
+/// shift-only update (nine instructions per register) is slower still (0.295), and so
+/// is handing some registers' tweaks to the integer units (64-bit shifts one group ahead,
+/// read back as loads: 0.249 with one register of twelve, 0.30 with four).
+const XTS_W: usize = 12;
 
 #[target_feature(enable = "aes,avx,avx2,vaes")]
 fn ctr_kernel<const NR: usize, const D: bool>(keys: &Keys, c: &Block, mut io: InOut<'_>) {
@@ -260,7 +266,7 @@ fn xts_kernel_clmul<const NR: usize, const DEC: bool>(
         let k = splat_keys::<__m256i, NR, DEC>(keys);
         let i = modes::xts::<__m256i, XTS_W, NR, DEC>(&k, &mut io, tweak, 0, n, |tw| {
             for t in tw.iter_mut() {
-                *t = mul_x16_clmul(*t);
+                *t = mul_x_bytes_clmul::<{ 2 * XTS_W as i32 / 8 }>(*t);
             }
         });
         let i = modes::xts::<__m256i, 4, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
@@ -278,15 +284,25 @@ fn xts_kernel_clmul<const NR: usize, const DEC: bool>(
     }
 }
 
-/// Both lanes times `x^16` (the `XTS_W = 8` group step) with one carry-less multiply for
-/// the reduction: the sixteen bits shifted out of the top times 0x87.
+/// Both lanes times `x^(8 * BYTES)` (`BYTES` in `1..=7`; `x^24` is the `XTS_W = 12` group
+/// step) with one carry-less multiply for the reduction: the `8 * BYTES` bits shifted out
+/// of the top times 0x87 (below 2^64, so one 64-bit product holds it).
 #[inline]
 #[target_feature(enable = "avx2,vpclmulqdq")]
-fn mul_x16_clmul(v: __m256i) -> __m256i {
-    const _: () = assert!(2 * XTS_W == 16);
-    let h = _mm256_bsrli_epi128::<14>(v);
+fn mul_x_bytes_clmul<const BYTES: i32>(v: __m256i) -> __m256i {
+    const { assert!(BYTES >= 1 && BYTES <= 7) };
+    const _: () = assert!((2 * XTS_W).is_multiple_of(8));
+    let h = match BYTES {
+        1 => _mm256_bsrli_epi128::<15>(v),
+        2 => _mm256_bsrli_epi128::<14>(v),
+        3 => _mm256_bsrli_epi128::<13>(v),
+        4 => _mm256_bsrli_epi128::<12>(v),
+        5 => _mm256_bsrli_epi128::<11>(v),
+        6 => _mm256_bsrli_epi128::<10>(v),
+        _ => _mm256_bsrli_epi128::<9>(v),
+    };
     let r = _mm256_clmulepi64_epi128::<0x00>(h, _mm256_set_epi64x(0, 0x87, 0, 0x87));
-    _mm256_xor_si256(_mm256_bslli_epi128::<2>(v), r)
+    _mm256_xor_si256(_mm256_bslli_epi128::<BYTES>(v), r)
 }
 
 #[target_feature(enable = "aes,avx,avx2,vaes")]
@@ -322,7 +338,7 @@ pub(super) fn chain_dec(keys: &Keys, _t: Vaes256, iv: &mut Block, io: InOut<'_>,
 }
 
 /// XTS over the whole blocks of `io` with the encrypted tweak `tweak`; with `clmul`, the
-/// tweaks advance with carry-less multiplication (0.25 instead of 0.27 cycles/byte for
+/// tweaks advance with carry-less multiplication (0.24 instead of 0.30 cycles/byte for
 /// AES-128 on Zen 3).
 pub(super) fn xts(
     keys: &Keys,
@@ -360,4 +376,46 @@ pub(super) unsafe fn serial(
 ) {
     // SAFETY: the token proves the features; the caller vouches for the pointers.
     unsafe { by_rounds!(keys, serial_kernel, false, keys, mode, iv, src, dst, n) }
+}
+
+#[target_feature(enable = "aes,avx,avx2,vaes")]
+fn ccm_kernel<const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    mac: &mut Block,
+    c: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    // SAFETY: AES-NI (and, on the wide backends, AVX for VEX encoding) is enabled here;
+    // the caller passes `n` blocks at `src` and `dst` and a counter that does not wrap.
+    unsafe { modes::ccm::<NR, DEC>(keys, mac, c, src, dst, n) }
+}
+
+/// CCM's bulk pass (counter mode and the CBC-MAC of the plaintext in one loop) over `n`
+/// blocks at `src`, written to `dst`; `dec`: the input is the ciphertext.
+///
+/// # Safety
+///
+/// `src` is readable and `dst` writable (they may be equal) for `16 * n` bytes, and the
+/// last word of `c` does not wrap within `n` blocks.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn ccm(
+    keys: &Keys,
+    _t: Vaes256,
+    mac: &mut Block,
+    c: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    dec: bool,
+) {
+    // SAFETY: the token proves the features; the caller vouches for the pointers.
+    unsafe {
+        if dec {
+            by_rounds!(keys, ccm_kernel, true, keys, mac, c, src, dst, n)
+        } else {
+            by_rounds!(keys, ccm_kernel, false, keys, mac, c, src, dst, n)
+        }
+    }
 }
