@@ -10,7 +10,8 @@
 //! key and buffer (independent streams), and reports the aggregate throughput and the
 //! speed-up over one thread. `--parallel N` instead measures one buffer per cell split
 //! across N threads by the library's multi-core bulk paths (feature `parallel`: ECB, CTR,
-//! CBC and CFB decryption, XTS, and GCM from [`shyfr::mode::PARALLEL_MIN_LEN`] bytes on),
+//! CBC and CFB decryption and XTS from [`shyfr::mode::PARALLEL_MIN_LEN`] bytes on, one-shot
+//! GCM from [`shyfr::aead::gcm::PARALLEL_MIN_LEN`]),
 //! against the same buffer on one thread. Output is a set of tables, `--json` (one object; the first six
 //! keys of each `results` entry are a stable contract) or `--csv` (a header row and one line
 //! per result); `--plot FILE.svg|.png` also draws throughput against buffer size.
@@ -80,7 +81,7 @@ pub struct SpeedArgs {
     threads: Option<usize>,
 
     /// Also process each buffer with the library's multi-core bulk path on a pool of N
-    /// threads (ECB, CTR, CBC/CFB decryption, XTS, GCM; buffers from 1 MiB, e.g.
+    /// threads (ECB, CTR, CBC/CFB decryption, XTS from 1 MiB; GCM from 512 KiB; e.g.
     /// `--sizes 16777216`) and show the speed-up over one thread; `all` is one per core
     #[arg(long, value_name = "N|all", value_parser = parse_threads, allow_negative_numbers = true, conflicts_with = "threads")]
     parallel: Option<usize>,
@@ -891,9 +892,10 @@ impl Report<'_> {
         if self.threads > 1 && self.split {
             out.push_str(&format!(
                 "threads: 1, then one buffer split across {n} by the library's multi-core \
-                 path (from {min} bytes; {avail} cores available)\n",
+                 path (from {min} bytes, GCM from {gcm}; {avail} cores available)\n",
                 n = self.threads,
                 min = shyfr::mode::PARALLEL_MIN_LEN,
+                gcm = shyfr::aead::gcm::PARALLEL_MIN_LEN,
                 avail = all_threads()
             ));
         } else if self.threads > 1 {

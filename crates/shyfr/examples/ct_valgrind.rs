@@ -152,9 +152,13 @@ fn main() {
     secret(&data);
     let gcm = AesGcm::new_from_slice(&key).expect("key");
     println!(
-        "gcm backends: aes {}, ghash {}",
+        "gcm backends: aes {}, ghash {}, engine {}; keccak {}; sha256 {}; sha512 {}",
         gcm.aes_backend().name(),
-        gcm.ghash_backend().name()
+        gcm.ghash_backend().name(),
+        gcm.engine(),
+        shyfr::hash::sha3::Backend::best().name(),
+        shyfr::hash::sha2::Sha256Backend::best().name(),
+        shyfr::hash::sha2::Sha512Backend::best().name(),
     );
     let tag = gcm.seal_in_place(&nonce, b"aad", &mut data).expect("seal");
     public(tag.as_ref());
