@@ -10,7 +10,8 @@ buffers. `--set ecb` (the default) compares AES-128/256-ECB in three configurati
     constant-time software path (OPENSSL_ia32cap masks AES-NI and PCLMULQDQ, leaving vpaes).
 
 `--set more` compares, with default backends, every algorithm both tools have:
-AES-GCM, SHA-1/2/3, SHAKE, HMAC-SHA-256 (`openssl speed -hmac sha256`).
+AES-CTR, AES-CBC (encryption), AES-XTS, AES-GCM, SHA-1/2/3, SHAKE, HMAC-SHA-256
+(`openssl speed -hmac sha256`).
 
 Cycles per byte use the core clock that shyfr estimates in the same run.
 Usage: scripts/vs-openssl.py [--set ecb|more] [--trials N] [--seconds S]
@@ -37,10 +38,16 @@ def shyfr(algs, seconds, env_extra=None, cpu=None):
 
 # shyfr name -> (openssl speed arguments, label of its output line)
 MORE = {
+    "aes-128-ctr": (["-evp", "aes-128-ctr"], "AES-128-CTR"),
+    "aes-256-ctr": (["-evp", "aes-256-ctr"], "AES-256-CTR"),
+    "aes-128-cbc": (["-evp", "aes-128-cbc"], "AES-128-CBC"),
+    "aes-128-xts": (["-evp", "aes-128-xts"], "AES-128-XTS"),
+    "aes-256-xts": (["-evp", "aes-256-xts"], "AES-256-XTS"),
     "aes-128-gcm": (["-evp", "aes-128-gcm"], "AES-128-GCM"),
     "aes-256-gcm": (["-evp", "aes-256-gcm"], "AES-256-GCM"),
     "sha1": (["-evp", "sha1"], "sha1"),
     "sha256": (["-evp", "sha256"], "sha256"),
+    "sha384": (["-evp", "sha384"], "sha384"),
     "sha512": (["-evp", "sha512"], "sha512"),
     "sha3-256": (["-evp", "sha3-256"], "sha3-256"),
     "sha3-512": (["-evp", "sha3-512"], "sha3-512"),
