@@ -34,7 +34,7 @@
 //! **Speed** (Zen 3, 16 KiB messages, cycles counted with `rdtsc` scaled by the core
 //! clock, best of 3000 calls): 4.57 cycles/byte, against 4.64 for the previous version of
 //! this file and 4.35 for OpenSSL 3.0's AVX2 code (from `openssl speed`); 7.9 to 8.1 for
-//! `soft`. The kernel is touchy: with the round of [`round_text`] written with
+//! `soft`. The kernel is touchy: with the round of `round_text` written with
 //! `Maj = (a & (b ^ c)) + (b & c)` (two more instructions, but the new `a` four cycles
 //! after `a` instead of five) the same code ran at 4.40 in some processes and builds and
 //! 4.72 in others, depending on the addresses of the stack and of the code; the version
@@ -109,7 +109,7 @@ static K2: [[u64; 4]; 40] = {
 };
 
 /// The text of one round on renamed registers (operand names of the `asm!` statement in
-/// [`pair`]): `$h` becomes the new `a` and `$d` the new `e`, in place. `$bc` holds
+/// `pair`): `$h` becomes the new `a` and `$d` the new `e`, in place. `$bc` holds
 /// `b ^ c` on entry; `$ab` (free on entry, first a temporary for `Ch` and `Σ1`) holds
 /// `a ^ b` on exit, the next round's `b ^ c`, so the two swap names every round; `$bc` is
 /// then a temporary for `Σ0`. `$off` is the byte offset of `W[t] + K[t]` from `{wk}`.
