@@ -5,7 +5,9 @@
 //! the round function chosen by its immediate, taking `E + W[t]` in the top lane of its
 //! second operand and `W[t+1..t+4]` below. The `E` of the next four rounds is `A` of four
 //! rounds before, rotated by 30, which `sha1nexte` adds to the next message words. The 80
-//! rounds are 20 dependent `sha1rnds4`: that chain sets the speed. The schedule of words
+//! rounds are 20 dependent `sha1rnds4`: that chain sets the speed (on Zen 3 `sha1rnds4`
+//! has a latency of 6 cycles, so a block takes 20 x 6 + 1 cycles for the chain and the
+//! feed-forward addition: 1.89 cycles/byte, which this kernel measures). The schedule of words
 //! `W[t..t+4]` is `msg2(msg1(W[t-16..], W[t-12..]) ^ W[t-8..], W[t-4..])`.
 
 use core::arch::x86_64::*;

@@ -12,8 +12,8 @@
 //! | SHA-512 and truncations | `soft` | nothing | portable |
 //!
 //! On the benchmark machine (AMD Zen 3, 16 KiB messages) SHA-256 runs at 2.03 cycles/byte
-//! with `x86_shani` and 13.3 with `soft`; SHA-512 at 4.64 to 4.70 with `x86_avx2` and 8.1
-//! with `soft`.
+//! with `x86_shani` and 13.3 with `soft`; SHA-512 at 4.56 with `x86_avx2` and 8.1 with
+//! `soft`.
 //!
 //! SHA-2 uses only additions, rotations and bitwise logic, so every backend runs in time
 //! that depends only on the length of the input.
