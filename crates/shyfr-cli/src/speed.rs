@@ -9,9 +9,10 @@
 //! `--threads N` measures every cell a second time with N threads at once, each with its own
 //! key and buffer (independent streams), and reports the aggregate throughput and the
 //! speed-up over one thread. `--parallel N` instead measures one buffer per cell split
-//! across N threads by the library's multi-core bulk paths (feature `parallel`: ECB, CTR,
-//! CBC and CFB decryption and XTS from [`shyfr::mode::PARALLEL_MIN_LEN`] bytes on, one-shot
-//! GCM from [`shyfr::aead::gcm::PARALLEL_MIN_LEN`]),
+//! across N threads by the library's multi-core bulk paths (feature `parallel`: CTR, CBC
+//! and CFB decryption from [`shyfr::mode::PARALLEL_MIN_LEN`] bytes on, one-shot GCM from
+//! [`shyfr::aead::gcm::PARALLEL_MIN_LEN`]; the ECB rows time the block cipher's own
+//! `encrypt_blocks` and the XTS rows one data unit, which are not split),
 //! against the same buffer on one thread. Output is a set of tables, `--json` (one object; the first six
 //! keys of each `results` entry are a stable contract) or `--csv` (a header row and one line
 //! per result); `--plot FILE.svg|.png` also draws throughput against buffer size.
@@ -81,7 +82,7 @@ pub struct SpeedArgs {
     threads: Option<usize>,
 
     /// Also process each buffer with the library's multi-core bulk path on a pool of N
-    /// threads (ECB, CTR, CBC/CFB decryption, XTS from 1 MiB; GCM from 512 KiB; e.g.
+    /// threads (CTR, CBC/CFB decryption from 1 MiB; GCM from 512 KiB; e.g.
     /// `--sizes 16777216`) and show the speed-up over one thread; `all` is one per core
     #[arg(long, value_name = "N|all", value_parser = parse_threads, allow_negative_numbers = true, conflicts_with = "threads")]
     parallel: Option<usize>,
