@@ -532,6 +532,24 @@ macro_rules! fused {
     };
 }
 
+/// [`fused!`] for the one-block-wide chains (the serial modes, CCM): the wide x86 backends
+/// run the `x86_aesni` kernel, their register width being of no use to a chain.
+macro_rules! fused_chain {
+    ($self:expr, $f:ident($($arg:expr),*), $soft:expr) => {
+        match &$self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(k, t) => x86_aesni::$f(k, t.aesni(), $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(k, t, _) => x86_aesni::$f(k, t.aesni(), $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Inner::AesNi(k, t) => x86_aesni::$f(k, *t, $($arg),*),
+            #[cfg(target_arch = "aarch64")]
+            Inner::ArmCe(k, t) => aarch64_aes::$f(k, *t, $($arg),*),
+            Inner::Soft(_) => return $soft,
+        }
+    };
+}
+
 impl Aes {
     /// Whether this key has fused mode kernels (every backend but `soft`).
     #[inline]
@@ -554,7 +572,7 @@ impl Aes {
         let (src, dst) = (io.src_ptr(), io.dst_ptr());
         // SAFETY: `io` (alive for the call) is valid for reads of `n` blocks at `src` and
         // writes at `dst`.
-        unsafe { fused!(self, serial(mode, v, src, dst, n), Ok(())) };
+        unsafe { fused_chain!(self, serial(mode, v, src, dst, n), Ok(())) };
         Ok(())
     }
 
@@ -668,7 +686,7 @@ impl BlockCipher for Aes {
         let p = data.as_ptr();
         // SAFETY: `data` is readable for `n` blocks; `Serial::Mac` never writes, so the
         // output pointer (the same memory) is never used for a store.
-        unsafe { fused!(self, serial(Serial::Mac, v, p, p.cast_mut(), n), Ok(())) };
+        unsafe { fused_chain!(self, serial(Serial::Mac, v, p, p.cast_mut(), n), Ok(())) };
         Ok(())
     }
 
@@ -706,7 +724,7 @@ impl BlockCipher for Aes {
             let (src, dst) = (io.src_ptr(), io.dst_ptr());
             // SAFETY: `io` (alive for the call) is valid for reads of `n` blocks at `src`
             // and writes at `dst`; the counter's last word does not wrap within `n`.
-            unsafe { fused!(self, ccm(m, c, src, dst, n, decrypt), Ok(())) };
+            unsafe { fused_chain!(self, ccm(m, c, src, dst, n, decrypt), Ok(())) };
             ctr_add(c, counter_len, (take / BLOCK_LEN) as u128);
             data = rest;
         }

@@ -729,8 +729,9 @@ fn ccm_kernel<const NR: usize, const DEC: bool>(
     dst: *mut u8,
     n: usize,
 ) {
-    // SAFETY: AES-NI (and, on the wide backends, AVX for VEX encoding) is enabled here;
-    // the caller passes `n` blocks at `src` and `dst` and a counter that does not wrap.
+    // SAFETY: AES-NI is enabled here (the wide backends run this kernel too: a chain is
+    // one block wide); the caller passes `n` blocks at `src` and `dst` and a counter that
+    // does not wrap.
     unsafe { modes::ccm::<NR, DEC>(keys, mac, c, src, dst, n) }
 }
 

@@ -179,7 +179,6 @@ pub(super) fn decrypt(keys: &Keys, _t: Vaes256, io: InOut<'_>) {
 
 use super::x86_aesni::V128;
 use super::x86_modes as modes;
-use super::Serial;
 
 /// Registers per CTR group.
 const CTR_W: usize = 12;
@@ -305,20 +304,6 @@ fn mul_x_bytes_clmul<const BYTES: i32>(v: __m256i) -> __m256i {
     _mm256_xor_si256(_mm256_bslli_epi128::<BYTES>(v), r)
 }
 
-#[target_feature(enable = "aes,avx,avx2,vaes")]
-fn serial_kernel<const NR: usize, const D: bool>(
-    keys: &Keys,
-    mode: Serial,
-    iv: &mut Block,
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-) {
-    // SAFETY: AES-NI (and AVX, for VEX encoding) is enabled here; the caller passes `n`
-    // blocks at `src` and `dst`.
-    unsafe { modes::serial::<NR>(keys, mode, iv, src, dst, n) }
-}
-
 /// CTR over the whole blocks of `io` from counter block `c` (last word not wrapping).
 pub(super) fn ctr32(keys: &Keys, _t: Vaes256, c: &Block, io: InOut<'_>) {
     // SAFETY: the token proves VAES, AVX and AVX2.
@@ -356,66 +341,6 @@ pub(super) fn xts(
             (Some(_), false) => by_rounds!(keys, xts_kernel_clmul, false, keys, tweak, io),
             (None, true) => by_rounds!(keys, xts_kernel, true, keys, tweak, io),
             (None, false) => by_rounds!(keys, xts_kernel, false, keys, tweak, io),
-        }
-    }
-}
-
-/// A serial mode over `n` blocks at `src`, written to `dst` (unless [`Serial::Mac`]).
-///
-/// # Safety
-///
-/// `src` is readable and `dst` writable (they may be equal) for `16 * n` bytes.
-pub(super) unsafe fn serial(
-    keys: &Keys,
-    _t: Vaes256,
-    mode: Serial,
-    iv: &mut Block,
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-) {
-    // SAFETY: the token proves the features; the caller vouches for the pointers.
-    unsafe { by_rounds!(keys, serial_kernel, false, keys, mode, iv, src, dst, n) }
-}
-
-#[target_feature(enable = "aes,avx,avx2,vaes")]
-fn ccm_kernel<const NR: usize, const DEC: bool>(
-    keys: &Keys,
-    mac: &mut Block,
-    c: &Block,
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-) {
-    // SAFETY: AES-NI (and, on the wide backends, AVX for VEX encoding) is enabled here;
-    // the caller passes `n` blocks at `src` and `dst` and a counter that does not wrap.
-    unsafe { modes::ccm::<NR, DEC>(keys, mac, c, src, dst, n) }
-}
-
-/// CCM's bulk pass (counter mode and the CBC-MAC of the plaintext in one loop) over `n`
-/// blocks at `src`, written to `dst`; `dec`: the input is the ciphertext.
-///
-/// # Safety
-///
-/// `src` is readable and `dst` writable (they may be equal) for `16 * n` bytes, and the
-/// last word of `c` does not wrap within `n` blocks.
-#[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn ccm(
-    keys: &Keys,
-    _t: Vaes256,
-    mac: &mut Block,
-    c: &Block,
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-    dec: bool,
-) {
-    // SAFETY: the token proves the features; the caller vouches for the pointers.
-    unsafe {
-        if dec {
-            by_rounds!(keys, ccm_kernel, true, keys, mac, c, src, dst, n)
-        } else {
-            by_rounds!(keys, ccm_kernel, false, keys, mac, c, src, dst, n)
         }
     }
 }

@@ -182,7 +182,6 @@ pub(super) fn decrypt(keys: &Keys, _t: Vaes512, io: InOut<'_>) {
 
 use super::x86_aesni::V128;
 use super::x86_modes as modes;
-use super::Serial;
 
 #[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
 fn ctr_kernel<const NR: usize, const D: bool>(keys: &Keys, c: &Block, mut io: InOut<'_>) {
@@ -246,19 +245,6 @@ fn xts_kernel<const NR: usize, const DEC: bool>(keys: &Keys, tweak: &mut Block, 
     }
 }
 
-#[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
-fn serial_kernel<const NR: usize, const D: bool>(
-    keys: &Keys,
-    mode: Serial,
-    iv: &mut Block,
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-) {
-    // SAFETY: AES-NI and AVX are enabled here; the caller passes `n` blocks.
-    unsafe { modes::serial::<NR>(keys, mode, iv, src, dst, n) }
-}
-
 /// CTR over the whole blocks of `io` from counter block `c` (last word not wrapping).
 pub(super) fn ctr32(keys: &Keys, _t: Vaes512, c: &Block, io: InOut<'_>) {
     // SAFETY: the token proves VAES and AVX-512F.
@@ -285,66 +271,6 @@ pub(super) fn xts(keys: &Keys, _t: Vaes512, tweak: &mut Block, io: InOut<'_>, de
             by_rounds!(keys, xts_kernel, true, keys, tweak, io)
         } else {
             by_rounds!(keys, xts_kernel, false, keys, tweak, io)
-        }
-    }
-}
-
-/// A serial mode over `n` blocks at `src`, written to `dst` (unless [`Serial::Mac`]).
-///
-/// # Safety
-///
-/// `src` is readable and `dst` writable (they may be equal) for `16 * n` bytes.
-pub(super) unsafe fn serial(
-    keys: &Keys,
-    _t: Vaes512,
-    mode: Serial,
-    iv: &mut Block,
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-) {
-    // SAFETY: the token proves the features; the caller vouches for the pointers.
-    unsafe { by_rounds!(keys, serial_kernel, false, keys, mode, iv, src, dst, n) }
-}
-
-#[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
-fn ccm_kernel<const NR: usize, const DEC: bool>(
-    keys: &Keys,
-    mac: &mut Block,
-    c: &Block,
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-) {
-    // SAFETY: AES-NI (and, on the wide backends, AVX for VEX encoding) is enabled here;
-    // the caller passes `n` blocks at `src` and `dst` and a counter that does not wrap.
-    unsafe { modes::ccm::<NR, DEC>(keys, mac, c, src, dst, n) }
-}
-
-/// CCM's bulk pass (counter mode and the CBC-MAC of the plaintext in one loop) over `n`
-/// blocks at `src`, written to `dst`; `dec`: the input is the ciphertext.
-///
-/// # Safety
-///
-/// `src` is readable and `dst` writable (they may be equal) for `16 * n` bytes, and the
-/// last word of `c` does not wrap within `n` blocks.
-#[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn ccm(
-    keys: &Keys,
-    _t: Vaes512,
-    mac: &mut Block,
-    c: &Block,
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-    dec: bool,
-) {
-    // SAFETY: the token proves the features; the caller vouches for the pointers.
-    unsafe {
-        if dec {
-            by_rounds!(keys, ccm_kernel, true, keys, mac, c, src, dst, n)
-        } else {
-            by_rounds!(keys, ccm_kernel, false, keys, mac, c, src, dst, n)
         }
     }
 }
