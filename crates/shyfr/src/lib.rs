@@ -59,6 +59,7 @@ pub mod kdf;
 pub mod mac;
 pub mod mode;
 pub mod pad;
+mod wipe;
 
 pub use block::aes;
 pub use block::aes::{Aes, Aes128, Aes192, Aes256};

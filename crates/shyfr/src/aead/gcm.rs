@@ -78,6 +78,7 @@ use zeroize::Zeroize;
 use super::{ghash, xor_in_place, xor_to, Tag, MAX_TAG_LEN};
 use crate::block::aes::{self, Aes};
 use crate::block::BlockCipher;
+use crate::wipe::wipe;
 use crate::Error;
 
 /// The recommended nonce length in bytes (96 bits), the fast path.
@@ -194,7 +195,7 @@ fn ctr_ghash_generic<C: BlockCipher>(
         gk.update(y, &dst[unhashed]);
     }
     ctr[12..].copy_from_slice(&c.to_be_bytes());
-    ks[..used].zeroize();
+    wipe(&mut ks[..used]);
     result
 }
 
@@ -219,11 +220,15 @@ struct State {
 
 impl Drop for State {
     fn drop(&mut self) {
-        self.ctr.zeroize();
-        self.ek_j0.zeroize();
-        self.y.zeroize();
-        self.buf.zeroize();
-        self.ks.zeroize();
+        for b in [
+            &mut self.ctr,
+            &mut self.ek_j0,
+            &mut self.y,
+            &mut self.buf,
+            &mut self.ks,
+        ] {
+            wipe(b);
+        }
     }
 }
 
