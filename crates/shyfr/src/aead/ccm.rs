@@ -29,11 +29,10 @@
 //! assert_eq!(&buf, b"sensor reading 42");
 //! ```
 
-use zeroize::Zeroize;
-
 use super::{xor_in_place, xor_to, Tag};
 use crate::block::aes::{self, Aes};
 use crate::block::{BlockCipher, InOutBuf};
+use crate::wipe::wipe;
 use crate::Error;
 
 /// The shortest nonce in bytes.
@@ -106,8 +105,8 @@ struct Mac<'c, C: BlockCipher> {
 
 impl<C: BlockCipher> Drop for Mac<'_, C> {
     fn drop(&mut self) {
-        self.pair.zeroize();
-        self.s0.zeroize();
+        wipe(&mut self.pair);
+        wipe(&mut self.s0);
     }
 }
 
@@ -186,7 +185,7 @@ impl<'c, C: BlockCipher> Mac<'c, C> {
                 self.step(tail)?;
             }
         }
-        ctr.zeroize();
+        wipe(&mut ctr);
         Ok(())
     }
 
@@ -212,7 +211,7 @@ impl<'c, C: BlockCipher> Mac<'c, C> {
         let take = aad.len().min(BLOCK - fill);
         blk[fill..fill + take].copy_from_slice(&aad[..take]);
         self.step(&blk)?;
-        blk.zeroize();
+        wipe(&mut blk);
         for b in aad[take..].chunks(BLOCK) {
             self.step(b)?;
         }
@@ -249,7 +248,7 @@ fn seal<C: BlockCipher>(
     mac.message(&p, src, dst, false)?;
     let mut full = mac.tag();
     let tag = Tag::truncated(&full, tag_len);
-    full.zeroize();
+    wipe(&mut full);
     Ok(tag)
 }
 
@@ -282,7 +281,7 @@ fn open<C: BlockCipher>(
         mac.message(&p, src, dst, true)?;
         let mut full = mac.tag();
         let ok = crate::ct::ct_eq(&full[..tag_len], tag);
-        full.zeroize();
+        wipe(&mut full);
         if ok {
             Ok(())
         } else {
@@ -290,7 +289,7 @@ fn open<C: BlockCipher>(
         }
     })();
     if r.is_err() {
-        dst.zeroize();
+        wipe(dst);
     }
     r
 }
@@ -486,6 +485,6 @@ mod tests {
             ccm.open_in_place(&nonce, &aad, &mut m, &tag).unwrap();
             assert_eq!(m, buf);
         }
-        buf.zeroize();
+        wipe(&mut buf);
     }
 }
