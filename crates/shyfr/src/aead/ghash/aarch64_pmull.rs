@@ -62,21 +62,21 @@ fn bswap(x: uint64x2_t) -> uint64x2_t {
 /// Swaps the two 64-bit halves.
 #[inline]
 #[target_feature(enable = "neon")]
-fn swap(x: uint64x2_t) -> uint64x2_t {
+pub(crate) fn swap(x: uint64x2_t) -> uint64x2_t {
     vextq_u64::<1>(x, x)
 }
 
 /// Low half times low half (`PMULL`).
 #[inline]
 #[target_feature(enable = "neon,aes")]
-fn pmull_lo(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+pub(crate) fn pmull_lo(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
     vreinterpretq_u64_p128(vmull_p64(vgetq_lane_u64::<0>(a), vgetq_lane_u64::<0>(b)))
 }
 
 /// High half times high half (`PMULL2`).
 #[inline]
 #[target_feature(enable = "neon,aes")]
-fn pmull_hi(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+pub(crate) fn pmull_hi(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
     vreinterpretq_u64_p128(vmull_high_p64(
         vreinterpretq_p64_u64(a),
         vreinterpretq_p64_u64(b),

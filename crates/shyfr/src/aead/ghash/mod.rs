@@ -32,7 +32,7 @@
 mod soft;
 
 #[cfg(target_arch = "aarch64")]
-mod aarch64_pmull;
+pub(crate) mod aarch64_pmull;
 #[cfg(target_arch = "x86_64")]
 mod x86_pclmul;
 #[cfg(target_arch = "x86_64")]

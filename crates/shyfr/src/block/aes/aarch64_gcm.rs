@@ -13,6 +13,7 @@ use core::arch::aarch64::*;
 
 use super::aarch64_aes::Keys;
 use super::Block;
+use crate::aead::ghash::aarch64_pmull::{pmull_hi, pmull_lo, swap};
 use crate::cpu::aarch64::{AesCe, Pmull};
 use crate::inout::InOut;
 
@@ -29,30 +30,6 @@ pub(crate) type Powers = [[u8; 16]; GROUP_BLOCKS];
 fn bswap(x: uint8x16_t) -> uint64x2_t {
     let r = vreinterpretq_u64_u8(vrev64q_u8(x));
     vextq_u64::<1>(r, r)
-}
-
-/// Swaps the two 64-bit halves.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn swap(x: uint64x2_t) -> uint64x2_t {
-    vextq_u64::<1>(x, x)
-}
-
-/// Low half times low half (`PMULL`).
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn pmull_lo(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
-    vreinterpretq_u64_p128(vmull_p64(vgetq_lane_u64::<0>(a), vgetq_lane_u64::<0>(b)))
-}
-
-/// High half times high half (`PMULL2`).
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn pmull_hi(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
-    vreinterpretq_u64_p128(vmull_high_p64(
-        vreinterpretq_p64_u64(a),
-        vreinterpretq_p64_u64(b),
-    ))
 }
 
 /// Adds the Karatsuba terms of block `j` of the group at `p` (XORed with `extra`) times
