@@ -12,7 +12,7 @@
 //! | SHA-512 and truncations | `soft` | nothing | portable |
 //!
 //! On the benchmark machine (AMD Zen 3, 16 KiB messages) SHA-256 runs at 2.03 cycles/byte
-//! with `x86_shani` and 13.3 with `soft`; SHA-512 at 4.46 with `x86_avx2` and 8.1 with
+//! with `x86_shani` and 13.3 with `soft`; SHA-512 at 4.56 with `x86_avx2` and 8.1 with
 //! `soft`.
 //!
 //! SHA-2 uses only additions, rotations and bitwise logic, so every backend runs in time

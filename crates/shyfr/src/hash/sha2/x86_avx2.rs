@@ -32,16 +32,14 @@
 //! fit the processor's decoded-instruction cache.
 //!
 //! **Speed** (Zen 3, 16 KiB messages, cycles counted with `rdtsc` scaled by the core
-//! clock, best of 3000 calls): 4.45 to 4.47 cycles/byte, against 4.56 for the previous
-//! version of this file and 4.35 for OpenSSL 3.0's AVX2 code (from `openssl speed`); 7.9
-//! to 8.1 for `soft`. The kernel is touchy: with the work buffer only 64-byte aligned, the
-//! same code ran anywhere from 4.48 to 4.74 depending on where in a 4 KiB page the stack
-//! happened to be (memory-dependence prediction compares addresses modulo 4 KiB); the
-//! buffer is therefore 4096-byte aligned, which fixes the frame's layout within the page
-//! (at the price of up to 4 KiB of padding on the stack). Other round formulations
-//! measured slower here: `Ch` as `(e & f) + (!e & g)` with BMI1 `andn` (4.60), `Maj`
-//! added into `Σ0` before `T1` (4.63), `e' = (d + h + WK + Ch) + Σ1` (4.62), each with
-//! the old `Maj`. Measure after any change, in several processes.
+//! clock, best of 3000 calls): 4.57 cycles/byte, against 4.64 for the previous version of
+//! this file and 4.35 for OpenSSL 3.0's AVX2 code (from `openssl speed`); 7.9 to 8.1 for
+//! `soft`. The kernel is touchy: with the round of `round_text` written with
+//! `Maj = (a & (b ^ c)) + (b & c)` (two more instructions, but the new `a` four cycles
+//! after `a` instead of five) the same code ran at 4.40 in some processes and builds and
+//! 4.72 in others, depending on the addresses of the stack and of the code; the version
+//! here measured 4.56 to 4.57 in every process tried. Measure after any change, in
+//! several processes.
 //!
 //! The rounds use `rorx` (BMI2: three operands, no flags). Everything is additions,
 //! rotations, shifts and bitwise logic: constant time.
@@ -82,10 +80,8 @@ pub(super) fn compress(t: Avx2Bmi2, state: &mut [u64; 8], blocks: &[[u8; 128]]) 
 /// The work buffer, in 32-byte rows: for each of two areas (the current pair's, the next
 /// pair's) `table[k] = X[k] + K[2k..2k+2]` (40 rows) and a copy of [`K2`] (so that the
 /// steps address the table they write and the constants they add from one register).
-/// Every row is written before it is read, so the buffer starts uninitialised. Aligned to
-/// a page so that the kernel's memory accesses fall at the same page offsets in every
-/// call (see the module's note on speed).
-#[repr(C, align(4096))]
+/// Every row is written before it is read, so the buffer starts uninitialised.
+#[repr(C, align(64))]
 struct Buf([[u64; 4]; ROWS]);
 
 /// Row of `table[0]` of area 0 and 1.
@@ -114,15 +110,13 @@ static K2: [[u64; 4]; 40] = {
 
 /// The text of one round on renamed registers (operand names of the `asm!` statement in
 /// `pair`): `$h` becomes the new `a` and `$d` the new `e`, in place. `$bc` holds
-/// `b ^ c` on entry (consumed by `Maj`, then a temporary for `b & c` and `Σ0`); `$ab`
-/// (free on entry, first a temporary for `Ch` and `Σ1`) holds `a ^ b` on exit, the next
-/// round's `b ^ c`, so the two swap names every round. `$off` is the byte offset of `W[t] + K[t]` from `{wk}`.
+/// `b ^ c` on entry; `$ab` (free on entry, first a temporary for `Ch` and `Σ1`) holds
+/// `a ^ b` on exit, the next round's `b ^ c`, so the two swap names every round; `$bc` is
+/// then a temporary for `Σ0`. `$off` is the byte offset of `W[t] + K[t]` from `{wk}`.
 ///
 /// `T1 = h + WK + Ch(e, f, g) + Σ1(e)`, `e' = d + T1` and `a' = T1 + Maj(a, b, c) + Σ0(a)`,
-/// with `Ch(e, f, g) = ((f ^ g) & e) ^ g` and `Maj(a, b, c) = (a & (b ^ c)) + (b & c)`
-/// (the two terms have no bit in common, so each is added to `h` on its own: the new `a`
-/// is four cycles after `a` instead of five with `((a ^ b) & (b ^ c)) ^ b`).
-/// Twenty-six instructions, three of them register moves, and two temporaries besides
+/// with `Ch(e, f, g) = ((f ^ g) & e) ^ g` and `Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b`.
+/// Twenty-four instructions, two of them register moves, and two temporaries besides
 /// `$ab` and `$bc`: the statement needs every general register but `rbp` and `rsp`.
 #[rustfmt::skip]
 macro_rules! round_text {
@@ -142,13 +136,11 @@ macro_rules! round_text {
             "xor {t1}, {", stringify!($ab), "}\n",
             "add {", stringify!($h), "}, {t1}\n",
             "add {", stringify!($d), "}, {", stringify!($h), "}\n",
-            "and {", stringify!($bc), "}, {", stringify!($a), "}\n",
-            "add {", stringify!($h), "}, {", stringify!($bc), "}\n",
-            "mov {", stringify!($bc), "}, {", stringify!($b), "}\n",
-            "and {", stringify!($bc), "}, {", stringify!($c), "}\n",
-            "add {", stringify!($h), "}, {", stringify!($bc), "}\n",
             "mov {", stringify!($ab), "}, {", stringify!($a), "}\n",
             "xor {", stringify!($ab), "}, {", stringify!($b), "}\n",
+            "and {", stringify!($bc), "}, {", stringify!($ab), "}\n",
+            "xor {", stringify!($bc), "}, {", stringify!($b), "}\n",
+            "add {", stringify!($h), "}, {", stringify!($bc), "}\n",
             "rorx {t1}, {", stringify!($a), "}, 28\n",
             "rorx {", stringify!($bc), "}, {", stringify!($a), "}, 34\n",
             "xor {t1}, {", stringify!($bc), "}\n",
