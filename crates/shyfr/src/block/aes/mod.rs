@@ -309,18 +309,7 @@ impl Aes {
         let Inner::Vaes(k, t, _) = &self.inner else {
             return Ok(0);
         };
-        let len = dst.len() - dst.len() % (16 * x86_gcm::GROUP_BLOCKS);
-        let dst = &mut dst[..len];
-        let io = match src {
-            Some(s) => InOut::new(
-                s.get(..len).ok_or(Error::LengthMismatch {
-                    input: s.len(),
-                    output: len,
-                })?,
-                dst,
-            )?,
-            None => InOut::in_place(dst),
-        };
+        let (io, len) = whole_groups(src, dst, x86_gcm::GROUP_BLOCKS)?;
         x86_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
         Ok(len)
     }
@@ -356,18 +345,7 @@ impl Aes {
         let Inner::AesNi(k, t) = &self.inner else {
             return Ok(0);
         };
-        let len = dst.len() - dst.len() % (16 * x86_aesni_gcm::GROUP_BLOCKS);
-        let dst = &mut dst[..len];
-        let io = match src {
-            Some(s) => InOut::new(
-                s.get(..len).ok_or(Error::LengthMismatch {
-                    input: s.len(),
-                    output: len,
-                })?,
-                dst,
-            )?,
-            None => InOut::in_place(dst),
-        };
+        let (io, len) = whole_groups(src, dst, x86_aesni_gcm::GROUP_BLOCKS)?;
         x86_aesni_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
         Ok(len)
     }
@@ -402,18 +380,7 @@ impl Aes {
         let Inner::ArmCe(k, t) = &self.inner else {
             return Ok(0);
         };
-        let len = dst.len() - dst.len() % (16 * aarch64_gcm::GROUP_BLOCKS);
-        let dst = &mut dst[..len];
-        let io = match src {
-            Some(s) => InOut::new(
-                s.get(..len).ok_or(Error::LengthMismatch {
-                    input: s.len(),
-                    output: len,
-                })?,
-                dst,
-            )?,
-            None => InOut::in_place(dst),
-        };
+        let (io, len) = whole_groups(src, dst, aarch64_gcm::GROUP_BLOCKS)?;
         aarch64_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
         Ok(len)
     }
@@ -512,6 +479,29 @@ fn chaining(v: &mut [u8], data_len: usize) -> Result<&mut Block, Error> {
     check_iv(v.len(), BLOCK_LEN)?;
     check_whole_blocks(data_len, BLOCK_LEN)?;
     Ok(v.try_into().expect("length checked"))
+}
+
+/// The whole groups of `group_blocks` blocks at the start of `dst` (from `src` when given,
+/// else in place), for a fused GCM kernel; with their length in bytes.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn whole_groups<'a>(
+    src: Option<&'a [u8]>,
+    dst: &'a mut [u8],
+    group_blocks: usize,
+) -> Result<(InOut<'a>, usize), Error> {
+    let len = dst.len() - dst.len() % (16 * group_blocks);
+    let dst = &mut dst[..len];
+    let io = match src {
+        Some(s) => InOut::new(
+            s.get(..len).ok_or(Error::LengthMismatch {
+                input: s.len(),
+                output: len,
+            })?,
+            dst,
+        )?,
+        None => InOut::in_place(dst),
+    };
+    Ok((io, len))
 }
 
 /// Calls the backend module's function `$f(keys, token, args...)` for the key's backend,
