@@ -141,8 +141,30 @@ fn ctr_ghash_generic<C: BlockCipher>(
     src: Option<&[u8]>,
     dst: &mut [u8],
 ) -> Result<(), Error> {
+    // Short messages (and the fused engines' tails) get a small keystream buffer: setting
+    // up and wiping the full one cost more than a few blocks of AES.
+    if dst.len() <= SHORT * BLOCK {
+        ctr_ghash_batches::<C, { SHORT * BLOCK }>(cipher, gk, decrypt, ctr, y, src, dst)
+    } else {
+        ctr_ghash_batches::<C, { BATCH * BLOCK }>(cipher, gk, decrypt, ctr, y, src, dst)
+    }
+}
+
+/// Blocks of the small keystream buffer of [`ctr_ghash_generic`].
+const SHORT: usize = 8;
+
+/// [`ctr_ghash_generic`] with a keystream buffer of `KS` bytes (whole blocks).
+fn ctr_ghash_batches<C: BlockCipher, const KS: usize>(
+    cipher: &C,
+    gk: &ghash::Key,
+    decrypt: bool,
+    ctr: &mut [u8; 16],
+    y: &mut [u8; 16],
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) -> Result<(), Error> {
     let n = dst.len() - dst.len() % BLOCK;
-    let mut ks = [0u8; BATCH * BLOCK];
+    let mut ks = [0u8; KS];
     let mut used = 0;
     let mut c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
     let mut fixed = *ctr;
@@ -156,7 +178,7 @@ fn ctr_ghash_generic<C: BlockCipher>(
     let mut unhashed = 0..0;
     let mut result = Ok(());
     while off < n {
-        let len = (n - off).min(BATCH * BLOCK);
+        let len = (n - off).min(KS);
         // Each counter block as one 128-bit value: the fixed 96 bits, and the counter
         // byte-swapped into the last four bytes (little-endian bits 96..127).
         for blk in ks[..len].chunks_exact_mut(BLOCK) {
