@@ -1,7 +1,7 @@
 //! The algorithms `shyfr speed` can measure.
 //!
 //! Each [`Algorithm`] is a row of [`ALGORITHMS`]: an OpenSSL-style name, the library's
-//! algorithm family (whose backends, from [`shyfr::cpu::registry`], it can be run with),
+//! algorithm family (whose backends, from [`shyfr::registry::backends`], it can be run with),
 //! the length its inputs must be a multiple of, the operations it supports, and a `setup`
 //! function. `setup` sets the key up once (untimed) with a chosen backend and returns a
 //! [`Runner`]: a closure that processes a buffer in place a given number of times. Adding
@@ -259,7 +259,7 @@ impl Algorithm {
 
     /// The backends of this algorithm's family compiled into this build, fastest first.
     pub fn backends(&self) -> Vec<BackendStatus> {
-        cpu::registry()
+        shyfr::registry::backends()
             .filter(|b| b.algorithm == self.family)
             .collect()
     }

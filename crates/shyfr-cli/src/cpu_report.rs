@@ -108,7 +108,7 @@ pub fn run(args: &CpuArgs, ov: Option<&CpuOverride>) -> Result<String, CliError>
     if args.json {
         let report = CpuReportJson {
             cpu: cpu_json(ov),
-            backends: cpu::registry()
+            backends: shyfr::registry::backends()
                 .map(|b| BackendJson {
                     algorithm: b.algorithm,
                     backend: b.backend,
@@ -169,7 +169,7 @@ pub fn run(args: &CpuArgs, ov: Option<&CpuOverride>) -> Result<String, CliError>
         ("selected", Align::Left),
         ("note", Align::Left),
     ]);
-    for b in cpu::registry() {
+    for b in shyfr::registry::backends() {
         let needs: Vec<&str> = b.needs.iter().map(|f| f.name()).collect();
         t.row(vec![
             b.algorithm.to_string(),

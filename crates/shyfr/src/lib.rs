@@ -16,7 +16,7 @@
 //!
 //! The choice is made when a key is set up and can be steered with the environment
 //! variable `SHYFR_CPU` (see [`cpu`]): `SHYFR_CPU=portable` runs only portable code,
-//! `SHYFR_CPU=-vaes,-avx512f` masks single features. [`cpu::registry`] lists every
+//! `SHYFR_CPU=-vaes,-avx512f` masks single features. [`registry::backends`] lists every
 //! backend with whether it is available and selected.
 //!
 //! ## Features
@@ -59,6 +59,7 @@ pub mod kdf;
 pub mod mac;
 pub mod mode;
 pub mod pad;
+pub mod registry;
 mod wipe;
 
 pub use block::aes;

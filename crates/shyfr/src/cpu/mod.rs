@@ -1,5 +1,7 @@
 //! What the CPU can do, detected once and cached; the `SHYFR_CPU` override; zero-sized
-//! tokens that prove a feature is present; the registry of every algorithm's backends.
+//! tokens that prove a feature is present; the [`backends!`] declaration every algorithm
+//! family uses for its implementations. This module imports no algorithm: the registry
+//! that lists every family is the top floor, [`crate::registry`].
 //!
 //! Only this module reads CPUID (x86-64) or the auxiliary vector (aarch64). Everything
 //! above it asks for a token (for example [`x86::AesNi::get`]); a token exists only when
@@ -49,14 +51,35 @@ macro_rules! token {
 
 #[cfg(target_arch = "aarch64")]
 pub mod aarch64;
-pub(crate) mod registry;
+mod backends;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 
 use core::fmt;
 use core::sync::atomic::{AtomicU64, Ordering};
 
-pub use registry::{registry, BackendStatus};
+pub(crate) use backends::backends;
+
+/// One backend of one algorithm, as [`crate::registry::backends`] lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackendStatus {
+    /// Algorithm family, e.g. `"aes"`.
+    pub algorithm: &'static str,
+    /// Backend name, e.g. `"x86_aesni"`.
+    pub backend: &'static str,
+    /// The CPU features the backend needs (empty for portable code).
+    pub needs: &'static [Feature],
+    /// Whether this CPU, after the override, can run it (and it passed its self-test).
+    pub available: bool,
+    /// Whether a key set up now would use it.
+    pub selected: bool,
+}
+
+/// Every backend of every algorithm: the former path of [`crate::registry::backends`].
+#[deprecated(since = "0.1.0", note = "moved to `shyfr::registry::backends`")]
+pub fn registry() -> impl Iterator<Item = BackendStatus> {
+    crate::registry::backends()
+}
 
 macro_rules! features {
     ($( $(#[$m:meta])* $var:ident = $bit:expr, $name:expr, $arch:expr; )*) => {

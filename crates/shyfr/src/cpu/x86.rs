@@ -122,6 +122,10 @@ token!(
     Avx512: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw]
 );
 token!(
+    /// AVX2 and BMI2 (`rorx` beside ymm code).
+    Avx2Bmi2: [Avx, Avx2, Bmi2]
+);
+token!(
     /// BMI1 and BMI2 (`andn`, `rorx`, on general-purpose registers).
     Bmi: [Bmi1, Bmi2]
 );

@@ -75,7 +75,7 @@ macro_rules! kmac {
                 if key.len() < $min_key {
                     return Err(Error::InvalidKeyLength { got: key.len() });
                 }
-                let kernel = KeccakKernel::new(backend)?;
+                let kernel = KeccakKernel::checked(backend)?;
                 let start = kmac_sponge(kernel, $rate, key, customization);
                 Ok($name {
                     sponge: start.clone(),

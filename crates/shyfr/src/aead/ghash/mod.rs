@@ -38,7 +38,6 @@ mod x86_pclmul;
 #[cfg(target_arch = "x86_64")]
 mod x86_vpclmul;
 
-use crate::cpu::{BackendStatus, Feature};
 use crate::Error;
 
 #[cfg(target_arch = "aarch64")]
@@ -49,95 +48,44 @@ use crate::cpu::x86 as arch_cpu;
 /// GHASH block length in bytes.
 pub const BLOCK_LEN: usize = 16;
 
-/// The implementations of GHASH, fastest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// VPCLMULQDQ on 256-bit registers with AVX2 (x86-64).
-    X86Vpclmul,
-    /// PCLMULQDQ on 128-bit registers (x86-64).
-    X86Pclmul,
-    /// ARMv8 `PMULL` (aarch64).
-    Aarch64Pmull,
-    /// Portable, constant-time code (integer multiplications with holes).
-    Soft,
+crate::cpu::backends! {
+    /// The implementations of GHASH, fastest first.
+    pub enum Backend("ghash"), tokens Kernel {
+        /// VPCLMULQDQ on 256-bit registers with AVX2 (x86-64).
+        X86Vpclmul = "x86_vpclmul" ["x86_64"] arch_cpu::Vpclmul256,
+        /// PCLMULQDQ on 128-bit registers (x86-64).
+        X86Pclmul = "x86_pclmul" ["x86_64"] arch_cpu::Pclmul,
+        /// ARMv8 `PMULL` (aarch64).
+        Aarch64Pmull = "aarch64_pmull" ["aarch64"] arch_cpu::Pmull,
+        /// Portable, constant-time code (integer multiplications with holes).
+        Soft = "soft",
+    }
+    self_test = self_test;
 }
 
-impl Backend {
-    /// Every backend compiled into this build, fastest first.
-    pub const ALL: &'static [Backend] = &[
-        #[cfg(target_arch = "x86_64")]
-        Backend::X86Vpclmul,
-        #[cfg(target_arch = "x86_64")]
-        Backend::X86Pclmul,
-        #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64Pmull,
-        Backend::Soft,
-    ];
-
-    /// The backend's name, as printed by `shyfr cpu` and `shyfr speed`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Backend::X86Vpclmul => "x86_vpclmul",
-            Backend::X86Pclmul => "x86_pclmul",
-            Backend::Aarch64Pmull => "aarch64_pmull",
-            Backend::Soft => "soft",
-        }
+/// The known-answer self-test of a hardware backend: GHASH of 0 to 40 blocks under a fixed
+/// key, one call and one block at a time, equals the portable backend's.
+fn self_test(b: Backend) -> bool {
+    let Some(kernel) = Kernel::new(b) else {
+        return false;
+    };
+    let h: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5c);
+    let (hw, sw) = (
+        Key::from_kernel(&h, kernel),
+        Key::from_kernel(&h, Kernel::Soft),
+    );
+    let mut data = [0u8; 16 * 40];
+    for (i, d) in data.iter_mut().enumerate() {
+        *d = (i as u8).wrapping_mul(11) ^ (i >> 7) as u8;
     }
-
-    /// Looks a backend up by [`name`](Self::name) among those compiled in.
-    pub fn from_name(name: &str) -> Option<Backend> {
-        Backend::ALL.iter().copied().find(|b| b.name() == name)
+    let mut ok = true;
+    for n in [1usize, 7, 8, 9, 16, 17, 33, 40] {
+        let (mut a, mut c) = ([0u8; 16], [0u8; 16]);
+        hw.update(&mut a, &data[..16 * n]);
+        sw.update(&mut c, &data[..16 * n]);
+        ok &= a == c;
     }
-
-    /// The CPU features the backend needs.
-    pub fn needs(self) -> &'static [Feature] {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Vpclmul => arch_cpu::Vpclmul256::FEATURES,
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Pclmul => arch_cpu::Pclmul::FEATURES,
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Pmull => arch_cpu::Pmull::FEATURES,
-            _ => &[],
-        }
-    }
-
-    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend.
-    pub fn is_available(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Vpclmul => arch_cpu::Vpclmul256::get().is_some(),
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Pclmul => arch_cpu::Pclmul::get().is_some(),
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Pmull => arch_cpu::Pmull::get().is_some(),
-            Backend::Soft => true,
-            #[allow(unreachable_patterns)]
-            _ => false,
-        }
-    }
-
-    /// The backend a key set up now would use.
-    pub fn best() -> Backend {
-        Backend::ALL
-            .iter()
-            .copied()
-            .find(|b| b.is_available())
-            .unwrap_or(Backend::Soft)
-    }
-}
-
-/// The `ghash` rows of the backend registry (for `shyfr cpu`), fastest first.
-pub(crate) fn registry_rows() -> impl Iterator<Item = BackendStatus> {
-    crate::cpu::registry::rows(
-        "ghash",
-        Backend::ALL,
-        Backend::best(),
-        Backend::name,
-        Backend::needs,
-        Backend::is_available,
-    )
+    ok
 }
 
 /// The hash key of the chosen backend (`H` and its precomputed powers). Every backend's key
@@ -159,26 +107,20 @@ pub(crate) enum Key {
 impl Key {
     /// Sets up `H` for `backend`; an error if it is not available here.
     pub(crate) fn new(h: &[u8; 16], backend: Backend) -> Result<Key, Error> {
-        Ok(match backend {
+        Ok(Key::from_kernel(h, Kernel::checked(backend)?))
+    }
+
+    /// Sets up `H` for the backend whose token is `kernel`.
+    fn from_kernel(h: &[u8; 16], kernel: Kernel) -> Key {
+        match kernel {
             #[cfg(target_arch = "x86_64")]
-            Backend::X86Vpclmul => {
-                let t = arch_cpu::Vpclmul256::get().ok_or(Error::BackendUnavailable)?;
-                Key::Vpclmul(x86_vpclmul::Key::new(h, t), t)
-            }
+            Kernel::X86Vpclmul(t) => Key::Vpclmul(x86_vpclmul::Key::new(h, t), t),
             #[cfg(target_arch = "x86_64")]
-            Backend::X86Pclmul => {
-                let t = arch_cpu::Pclmul::get().ok_or(Error::BackendUnavailable)?;
-                Key::Pclmul(x86_pclmul::Key::new(h, t), t)
-            }
+            Kernel::X86Pclmul(t) => Key::Pclmul(x86_pclmul::Key::new(h, t), t),
             #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Pmull => {
-                let t = arch_cpu::Pmull::get().ok_or(Error::BackendUnavailable)?;
-                Key::Pmull(aarch64_pmull::Key::new(h, t), t)
-            }
-            Backend::Soft => Key::Soft(soft::Key::new(h)),
-            #[allow(unreachable_patterns)]
-            _ => return Err(Error::BackendUnavailable),
-        })
+            Kernel::Aarch64Pmull(t) => Key::Pmull(aarch64_pmull::Key::new(h, t), t),
+            Kernel::Soft => Key::Soft(soft::Key::new(h)),
+        }
     }
 
     /// The backend this key uses.
@@ -308,13 +250,9 @@ impl Drop for Ghash {
 impl Ghash {
     /// GHASH keyed with `h`, on the fastest available backend.
     pub fn new(h: &[u8; 16]) -> Ghash {
-        match Ghash::with_backend(h, Backend::best()) {
-            Ok(g) => g,
-            // `best()` only returns available backends; `Soft` always is.
-            Err(_) => Ghash {
-                key: Key::Soft(soft::Key::new(h)),
-                y: [0; 16],
-            },
+        Ghash {
+            key: Key::from_kernel(h, Kernel::best()),
+            y: [0; 16],
         }
     }
 

@@ -55,7 +55,6 @@ mod x86_vaes;
 mod x86_vaes512;
 
 use crate::block::{check_iv, check_whole_blocks, ctr_add, generic, BlockCipher, InOutBuf};
-use crate::cpu::Feature;
 use crate::inout::InOut;
 use crate::Error;
 
@@ -70,97 +69,21 @@ pub const BLOCK_LEN: usize = 16;
 /// One AES block.
 pub type Block = [u8; BLOCK_LEN];
 
-/// The implementations of AES, fastest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// VAES on 512-bit registers with AVX-512 (x86-64).
-    X86Vaes512,
-    /// VAES on 256-bit registers with AVX2 (x86-64).
-    X86Vaes,
-    /// AES-NI (x86-64).
-    X86AesNi,
-    /// ARMv8 Crypto Extensions (aarch64).
-    Aarch64Aes,
-    /// Portable, constant-time bitsliced code.
-    Soft,
-}
-
-impl Backend {
-    /// Every backend compiled into this build, fastest first.
-    pub const ALL: &'static [Backend] = &[
-        #[cfg(target_arch = "x86_64")]
-        Backend::X86Vaes512,
-        #[cfg(target_arch = "x86_64")]
-        Backend::X86Vaes,
-        #[cfg(target_arch = "x86_64")]
-        Backend::X86AesNi,
-        #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64Aes,
-        Backend::Soft,
-    ];
-
-    /// The backend's name, as printed by `shyfr cpu` and `shyfr speed`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Backend::X86Vaes512 => "x86_vaes512",
-            Backend::X86Vaes => "x86_vaes",
-            Backend::X86AesNi => "x86_aesni",
-            Backend::Aarch64Aes => "aarch64_aes",
-            Backend::Soft => "soft",
-        }
+crate::cpu::backends! {
+    /// The implementations of AES, fastest first.
+    pub enum Backend("aes"), tokens Kernel {
+        /// VAES on 512-bit registers with AVX-512 (x86-64).
+        X86Vaes512 = "x86_vaes512" ["x86_64"] arch_cpu::Vaes512,
+        /// VAES on 256-bit registers with AVX2 (x86-64).
+        X86Vaes = "x86_vaes" ["x86_64"] arch_cpu::Vaes256,
+        /// AES-NI (x86-64).
+        X86AesNi = "x86_aesni" ["x86_64"] arch_cpu::AesNi,
+        /// ARMv8 Crypto Extensions (aarch64).
+        Aarch64Aes = "aarch64_aes" ["aarch64"] arch_cpu::AesCe,
+        /// Portable, constant-time bitsliced code.
+        Soft = "soft",
     }
-
-    /// Looks a backend up by [`name`](Self::name) among those compiled in.
-    pub fn from_name(name: &str) -> Option<Backend> {
-        Backend::ALL.iter().copied().find(|b| b.name() == name)
-    }
-
-    /// The CPU features the backend needs.
-    pub fn needs(self) -> &'static [Feature] {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Vaes512 => arch_cpu::Vaes512::FEATURES,
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Vaes => arch_cpu::Vaes256::FEATURES,
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86AesNi => arch_cpu::AesNi::FEATURES,
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Aes => arch_cpu::AesCe::FEATURES,
-            _ => &[],
-        }
-    }
-
-    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend, and the
-    /// backend passed its one-time self-test (see [`Backend::self_test`]).
-    pub fn is_available(self) -> bool {
-        self.cpu_allows() && self.self_test()
-    }
-
-    fn cpu_allows(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Vaes512 => arch_cpu::Vaes512::get().is_some(),
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Vaes => arch_cpu::Vaes256::get().is_some(),
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86AesNi => arch_cpu::AesNi::get().is_some(),
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Aes => arch_cpu::AesCe::get().is_some(),
-            Backend::Soft => true,
-            #[allow(unreachable_patterns)]
-            _ => false,
-        }
-    }
-
-    /// The backend a key set up now would use.
-    pub fn best() -> Backend {
-        Backend::ALL
-            .iter()
-            .copied()
-            .find(|b| b.is_available())
-            .unwrap_or(Backend::Soft)
-    }
+    self_test = run_self_test;
 }
 
 /// The key schedule of the chosen backend. Each backend's key type zeroes itself on drop.
@@ -224,34 +147,20 @@ impl Aes {
 
     /// [`with_backend`](Self::with_backend) without the self-test (which uses it).
     fn with_backend_untested(key: &[u8], backend: Backend) -> Result<Self, Error> {
-        let inner = match backend {
+        let inner = match Kernel::new(backend).ok_or(Error::BackendUnavailable)? {
             #[cfg(target_arch = "x86_64")]
-            Backend::X86Vaes512 => {
-                let t = arch_cpu::Vaes512::get().ok_or(Error::BackendUnavailable)?;
-                Inner::Vaes512(x86_aesni::Keys::new(key, t.aesni()), t)
-            }
+            Kernel::X86Vaes512(t) => Inner::Vaes512(x86_aesni::Keys::new(key, t.aesni()), t),
             #[cfg(target_arch = "x86_64")]
-            Backend::X86Vaes => {
-                let t = arch_cpu::Vaes256::get().ok_or(Error::BackendUnavailable)?;
-                Inner::Vaes(
-                    x86_aesni::Keys::new(key, t.aesni()),
-                    t,
-                    arch_cpu::Vpclmul256::get(),
-                )
-            }
+            Kernel::X86Vaes(t) => Inner::Vaes(
+                x86_aesni::Keys::new(key, t.aesni()),
+                t,
+                arch_cpu::Vpclmul256::get(),
+            ),
             #[cfg(target_arch = "x86_64")]
-            Backend::X86AesNi => {
-                let t = arch_cpu::AesNi::get().ok_or(Error::BackendUnavailable)?;
-                Inner::AesNi(x86_aesni::Keys::new(key, t), t)
-            }
+            Kernel::X86AesNi(t) => Inner::AesNi(x86_aesni::Keys::new(key, t), t),
             #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Aes => {
-                let t = arch_cpu::AesCe::get().ok_or(Error::BackendUnavailable)?;
-                Inner::ArmCe(aarch64_aes::Keys::new(key, t), t)
-            }
-            Backend::Soft => Inner::Soft(soft::Keys::new(key)),
-            #[allow(unreachable_patterns)]
-            _ => return Err(Error::BackendUnavailable),
+            Kernel::Aarch64Aes(t) => Inner::ArmCe(aarch64_aes::Keys::new(key, t), t),
+            Kernel::Soft => Inner::Soft(soft::Keys::new(key)),
         };
         Ok(Aes {
             inner,
@@ -861,56 +770,28 @@ sized_aes!(
     Aes256, 32
 );
 
-impl Backend {
-    /// Known-answer self-test of a hardware backend, run once per process on first use and
-    /// cached (in the spirit of a FIPS 140 power-on self-test): AES-128 and AES-256 over 37
-    /// blocks, both directions, must equal the portable `soft` backend, whose own
-    /// correctness the test suite establishes against the NIST vectors. A backend that fails
-    /// is reported unavailable and never selected. This guards code that cannot be run in
-    /// this project's CI, such as `x86_vaes512` (no AVX-512 there), against silently wrong
-    /// output on the machines that do run it. `soft` is not tested against itself.
-    pub fn self_test(self) -> bool {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        const UNKNOWN: u8 = 0;
-        const PASS: u8 = 1;
-        const FAIL: u8 = 2;
-        static STATE: [AtomicU8; 5] = [const { AtomicU8::new(UNKNOWN) }; 5];
-        if self == Backend::Soft {
-            return true;
+/// Known-answer self-test of a hardware backend (see [`crate::cpu::backends`]): AES-128
+/// and AES-256 over 37 blocks, both directions, must equal the portable `soft` backend,
+/// whose own correctness the test suite establishes against the NIST vectors. This guards
+/// code that a project's CI machine may not be able to run (`x86_vaes512` without AVX-512)
+/// against silently wrong output on the machines that do run it.
+fn run_self_test(b: Backend) -> bool {
+    let mut ok = true;
+    for key_len in [16usize, 32] {
+        let mut key = [0u8; 32];
+        for (i, k) in key.iter_mut().enumerate() {
+            *k = (i as u8).wrapping_mul(29) ^ 0xa5;
         }
-        if !self.cpu_allows() {
-            return false;
-        }
-        let cell = &STATE[self as usize];
-        match cell.load(Ordering::Relaxed) {
-            PASS => true,
-            FAIL => false,
-            _ => {
-                let ok = self.run_self_test();
-                cell.store(if ok { PASS } else { FAIL }, Ordering::Relaxed);
-                ok
-            }
+        let key = &key[..key_len];
+        match (
+            Aes::with_backend_untested(key, b),
+            Aes::with_backend_untested(key, Backend::Soft),
+        ) {
+            (Ok(hw), Ok(sw)) => ok &= agree(&hw, &sw),
+            _ => return false,
         }
     }
-
-    fn run_self_test(self) -> bool {
-        let mut ok = true;
-        for key_len in [16usize, 32] {
-            let mut key = [0u8; 32];
-            for (i, k) in key.iter_mut().enumerate() {
-                *k = (i as u8).wrapping_mul(29) ^ 0xa5;
-            }
-            let key = &key[..key_len];
-            match (
-                Aes::with_backend_untested(key, self),
-                Aes::with_backend_untested(key, Backend::Soft),
-            ) {
-                (Ok(hw), Ok(sw)) => ok &= agree(&hw, &sw),
-                _ => return false,
-            }
-        }
-        ok
-    }
+    ok
 }
 
 /// Whether `hw` encrypts 37 blocks as `sw` does and decrypts them back.

@@ -34,7 +34,6 @@ use core::fmt;
 
 use super::sha2::md::BlockBuffer;
 use super::Hash;
-use crate::cpu::{BackendStatus, Feature};
 use crate::Error;
 
 #[cfg(target_arch = "aarch64")]
@@ -54,127 +53,39 @@ const IV: [u32; 5] = [
 /// The four round constants, one per stage of 20 rounds (FIPS 180-4, 4.2.1).
 const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
-/// The implementations of the SHA-1 compression function, fastest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// The x86 SHA extensions (`sha1rnds4`, `sha1nexte`, `sha1msg1`, `sha1msg2`).
-    X86ShaNi,
-    /// The ARMv8 SHA1 instructions (aarch64; the `sha2` feature covers them).
-    Aarch64Sha1,
-    /// Portable code.
-    Soft,
+crate::cpu::backends! {
+    /// The implementations of the SHA-1 compression function, fastest first.
+    pub enum Backend("sha1"), tokens Kernel {
+        /// The x86 SHA extensions (`sha1rnds4`, `sha1nexte`, `sha1msg1`, `sha1msg2`).
+        X86ShaNi = "x86_shani" ["x86_64"] arch_cpu::ShaNi,
+        /// The ARMv8 SHA1 instructions (aarch64; the `sha2` feature covers them).
+        Aarch64Sha1 = "aarch64_sha1" ["aarch64"] arch_cpu::Sha2Ce,
+        /// Portable code.
+        Soft = "soft",
+    }
+    self_test = self_test;
 }
 
-impl Backend {
-    /// Every backend compiled into this build, fastest first.
-    pub const ALL: &'static [Backend] = &[
-        #[cfg(target_arch = "x86_64")]
-        Backend::X86ShaNi,
-        #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64Sha1,
-        Backend::Soft,
-    ];
-
-    /// The backend's name, as printed by `shyfr cpu` and `shyfr speed`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Backend::X86ShaNi => "x86_shani",
-            Backend::Aarch64Sha1 => "aarch64_sha1",
-            Backend::Soft => "soft",
-        }
-    }
-
-    /// Looks a backend up by [`name`](Self::name) among those compiled in.
-    pub fn from_name(name: &str) -> Option<Backend> {
-        Backend::ALL.iter().copied().find(|b| b.name() == name)
-    }
-
-    /// The CPU features the backend needs.
-    pub fn needs(self) -> &'static [Feature] {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86ShaNi => arch_cpu::ShaNi::FEATURES,
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Sha1 => arch_cpu::Sha2Ce::FEATURES,
-            _ => &[],
-        }
-    }
-
-    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend.
-    pub fn is_available(self) -> bool {
-        Engine::new(self).is_some()
-    }
-
-    /// The backend a new state would use.
-    pub fn best() -> Backend {
-        Engine::best().backend()
-    }
-}
-
-/// The compression function of the chosen backend, with the token that proves the CPU can
-/// run it.
-#[derive(Clone, Copy)]
-enum Engine {
-    #[cfg(target_arch = "x86_64")]
-    ShaNi(arch_cpu::ShaNi),
-    #[cfg(target_arch = "aarch64")]
-    Ce(arch_cpu::Sha2Ce),
-    Soft,
-}
-
-impl Engine {
-    fn new(b: Backend) -> Option<Self> {
-        match b {
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86ShaNi => arch_cpu::ShaNi::get().map(Engine::ShaNi),
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Sha1 => arch_cpu::Sha2Ce::get().map(Engine::Ce),
-            Backend::Soft => Some(Engine::Soft),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-
-    fn best() -> Self {
-        Backend::ALL
-            .iter()
-            .find_map(|&b| Engine::new(b))
-            .unwrap_or(Engine::Soft)
-    }
-
-    fn backend(self) -> Backend {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Engine::ShaNi(_) => Backend::X86ShaNi,
-            #[cfg(target_arch = "aarch64")]
-            Engine::Ce(_) => Backend::Aarch64Sha1,
-            Engine::Soft => Backend::Soft,
-        }
-    }
-
+impl Kernel {
     #[inline]
     fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::ShaNi(t) => x86_shani::compress(t, state, blocks),
+            Kernel::X86ShaNi(t) => x86_shani::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
-            Engine::Ce(t) => aarch64_sha1::compress(t, state, blocks),
-            Engine::Soft => soft::compress(state, blocks),
+            Kernel::Aarch64Sha1(t) => aarch64_sha1::compress(t, state, blocks),
+            Kernel::Soft => soft::compress(state, blocks),
         }
     }
 }
 
-/// The registry rows of the `"sha1"` family (see [`crate::cpu::registry`]).
-// Until the lead wires it into `cpu::registry`, nothing outside the tests calls it.
-pub(crate) fn registry_rows() -> impl Iterator<Item = BackendStatus> {
-    crate::cpu::registry::rows(
-        "sha1",
-        Backend::ALL,
-        Backend::best(),
-        Backend::name,
-        Backend::needs,
-        Backend::is_available,
+/// The known-answer self-test of a hardware backend: its compression of fixed blocks, one
+/// at a time and several per call, equals the portable one's.
+fn self_test(b: Backend) -> bool {
+    super::self_test_blocks::<64, _>(
+        IV,
+        |st, blocks| Kernel::new(b).map(|e| e.compress(st, blocks)).is_some(),
+        soft::compress,
     )
 }
 
@@ -198,7 +109,7 @@ pub struct Sha1 {
     state: [u32; 5],
     len: u64,
     buf: BlockBuffer<64>,
-    engine: Engine,
+    kernel: Kernel,
 }
 
 impl Sha1 {
@@ -207,32 +118,30 @@ impl Sha1 {
     /// Input block length in bytes.
     pub const BLOCK_LEN: usize = 64;
 
-    fn with_engine(engine: Engine) -> Self {
+    fn with_kernel(kernel: Kernel) -> Self {
         Sha1 {
             state: IV,
             len: 0,
             buf: BlockBuffer::new(),
-            engine,
+            kernel,
         }
     }
 
     /// A fresh state on the fastest backend available.
     #[inline]
     pub fn new() -> Self {
-        Self::with_engine(Engine::best())
+        Self::with_kernel(Kernel::best())
     }
 
     /// A fresh state on an explicit backend (for tests and benchmarks);
     /// [`Error::BackendUnavailable`] if this CPU (or `SHYFR_CPU`) does not allow it.
     pub fn with_backend(backend: Backend) -> Result<Self, Error> {
-        Engine::new(backend)
-            .map(Self::with_engine)
-            .ok_or(Error::BackendUnavailable)
+        Kernel::checked(backend).map(Self::with_kernel)
     }
 
     /// The backend this state uses.
     pub fn backend(&self) -> Backend {
-        self.engine.backend()
+        self.kernel.backend()
     }
 
     /// Absorbs `data`.
@@ -240,17 +149,17 @@ impl Sha1 {
     pub fn update(&mut self, data: &[u8]) {
         // The length is kept modulo 2^64 bytes; FIPS 180-4 allows less than 2^64 bits.
         self.len = self.len.wrapping_add(data.len() as u64);
-        let (state, engine) = (&mut self.state, self.engine);
+        let (state, kernel) = (&mut self.state, self.kernel);
         self.buf
-            .update(data, |blocks| engine.compress(state, blocks));
+            .update(data, |blocks| kernel.compress(state, blocks));
     }
 
     /// Finishes and returns the digest.
     pub fn finalize(mut self) -> [u8; 20] {
         let bits = self.len.wrapping_mul(8).to_be_bytes();
-        let (state, engine) = (&mut self.state, self.engine);
+        let (state, kernel) = (&mut self.state, self.kernel);
         self.buf
-            .finish(&bits, |blocks| engine.compress(state, blocks));
+            .finish(&bits, |blocks| kernel.compress(state, blocks));
         let mut out = [0u8; 20];
         for (o, s) in out.as_chunks_mut::<4>().0.iter_mut().zip(self.state) {
             *o = s.to_be_bytes();

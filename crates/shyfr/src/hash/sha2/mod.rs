@@ -47,7 +47,6 @@ use core::fmt;
 use self::consts::*;
 use self::md::BlockBuffer;
 use super::Hash;
-use crate::cpu::{BackendStatus, Feature};
 use crate::Error;
 
 #[cfg(target_arch = "aarch64")]
@@ -59,260 +58,77 @@ use crate::cpu::x86 as arch_cpu;
 // Backends
 // ---------------------------------------------------------------------------------------
 
-/// The implementations of the SHA-256 compression function (SHA-224 and SHA-256), fastest
-/// first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Sha256Backend {
-    /// The x86 SHA extensions (`sha256rnds2`, `sha256msg1`, `sha256msg2`).
-    X86ShaNi,
-    /// The ARMv8 SHA256 instructions (aarch64).
-    Aarch64Sha2,
-    /// Portable code.
-    Soft,
+crate::cpu::backends! {
+    /// The implementations of the SHA-256 compression function (SHA-224 and SHA-256),
+    /// fastest first.
+    pub enum Sha256Backend("sha256"), tokens Kernel256 {
+        /// The x86 SHA extensions (`sha256rnds2`, `sha256msg1`, `sha256msg2`).
+        X86ShaNi = "x86_shani" ["x86_64"] arch_cpu::ShaNi,
+        /// The ARMv8 SHA256 instructions (aarch64).
+        Aarch64Sha2 = "aarch64_sha2" ["aarch64"] arch_cpu::Sha2Ce,
+        /// Portable code.
+        Soft = "soft",
+    }
+    self_test = self_test256;
 }
 
-impl Sha256Backend {
-    /// Every backend compiled into this build, fastest first.
-    pub const ALL: &'static [Sha256Backend] = &[
-        #[cfg(target_arch = "x86_64")]
-        Sha256Backend::X86ShaNi,
-        #[cfg(target_arch = "aarch64")]
-        Sha256Backend::Aarch64Sha2,
-        Sha256Backend::Soft,
-    ];
-
-    /// The backend's name, as printed by `shyfr cpu` and `shyfr speed`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Sha256Backend::X86ShaNi => "x86_shani",
-            Sha256Backend::Aarch64Sha2 => "aarch64_sha2",
-            Sha256Backend::Soft => "soft",
-        }
+crate::cpu::backends! {
+    /// The implementations of the SHA-512 compression function (SHA-384, SHA-512,
+    /// SHA-512/224, SHA-512/256), fastest first.
+    pub enum Sha512Backend("sha512"), tokens Kernel512 {
+        /// The ARMv8.2 SHA512 instructions (aarch64).
+        Aarch64Sha512 = "aarch64_sha512" ["aarch64"] arch_cpu::Sha512Ce,
+        /// Portable rounds (with `rorx`) and the message schedule of two blocks at a time
+        /// in AVX2 registers (x86-64).
+        X86Avx2 = "x86_avx2" ["x86_64"] arch_cpu::Avx2Bmi2,
+        /// Portable code.
+        Soft = "soft",
     }
-
-    /// Looks a backend up by [`name`](Self::name) among those compiled in.
-    pub fn from_name(name: &str) -> Option<Sha256Backend> {
-        Sha256Backend::ALL
-            .iter()
-            .copied()
-            .find(|b| b.name() == name)
-    }
-
-    /// The CPU features the backend needs.
-    pub fn needs(self) -> &'static [Feature] {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Sha256Backend::X86ShaNi => arch_cpu::ShaNi::FEATURES,
-            #[cfg(target_arch = "aarch64")]
-            Sha256Backend::Aarch64Sha2 => arch_cpu::Sha2Ce::FEATURES,
-            _ => &[],
-        }
-    }
-
-    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend.
-    pub fn is_available(self) -> bool {
-        Engine256::new(self).is_some()
-    }
-
-    /// The backend a new state would use.
-    pub fn best() -> Sha256Backend {
-        Engine256::best().backend()
-    }
+    self_test = self_test512;
 }
 
-/// The implementations of the SHA-512 compression function (SHA-384, SHA-512,
-/// SHA-512/224, SHA-512/256), fastest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Sha512Backend {
-    /// The ARMv8.2 SHA512 instructions (aarch64).
-    Aarch64Sha512,
-    /// Portable rounds (with `rorx`) and the message schedule of two blocks at a time in
-    /// AVX2 registers (x86-64).
-    X86Avx2,
-    /// Portable code.
-    Soft,
-}
-
-/// What [`Sha512Backend::X86Avx2`] needs: the `Avx2` token's features and BMI2 (`rorx`).
-#[cfg(target_arch = "x86_64")]
-const AVX2_BMI2: &[Feature] = &[Feature::Avx, Feature::Avx2, Feature::Bmi2];
-
-impl Sha512Backend {
-    /// Every backend compiled into this build, fastest first.
-    pub const ALL: &'static [Sha512Backend] = &[
-        #[cfg(target_arch = "aarch64")]
-        Sha512Backend::Aarch64Sha512,
-        #[cfg(target_arch = "x86_64")]
-        Sha512Backend::X86Avx2,
-        Sha512Backend::Soft,
-    ];
-
-    /// The backend's name, as printed by `shyfr cpu` and `shyfr speed`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Sha512Backend::Aarch64Sha512 => "aarch64_sha512",
-            Sha512Backend::X86Avx2 => "x86_avx2",
-            Sha512Backend::Soft => "soft",
-        }
-    }
-
-    /// Looks a backend up by [`name`](Self::name) among those compiled in.
-    pub fn from_name(name: &str) -> Option<Sha512Backend> {
-        Sha512Backend::ALL
-            .iter()
-            .copied()
-            .find(|b| b.name() == name)
-    }
-
-    /// The CPU features the backend needs.
-    pub fn needs(self) -> &'static [Feature] {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Sha512Backend::X86Avx2 => AVX2_BMI2,
-            #[cfg(target_arch = "aarch64")]
-            Sha512Backend::Aarch64Sha512 => arch_cpu::Sha512Ce::FEATURES,
-            _ => &[],
-        }
-    }
-
-    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend.
-    pub fn is_available(self) -> bool {
-        Engine512::new(self).is_some()
-    }
-
-    /// The backend a new state would use.
-    pub fn best() -> Sha512Backend {
-        Engine512::best().backend()
-    }
-}
-
-/// The SHA-256 compression function of the chosen backend, with the token that proves the
-/// CPU can run it.
-#[derive(Clone, Copy)]
-enum Engine256 {
-    #[cfg(target_arch = "x86_64")]
-    ShaNi(arch_cpu::ShaNi),
-    #[cfg(target_arch = "aarch64")]
-    Ce(arch_cpu::Sha2Ce),
-    Soft,
-}
-
-impl Engine256 {
-    fn new(b: Sha256Backend) -> Option<Self> {
-        match b {
-            #[cfg(target_arch = "x86_64")]
-            Sha256Backend::X86ShaNi => arch_cpu::ShaNi::get().map(Engine256::ShaNi),
-            #[cfg(target_arch = "aarch64")]
-            Sha256Backend::Aarch64Sha2 => arch_cpu::Sha2Ce::get().map(Engine256::Ce),
-            Sha256Backend::Soft => Some(Engine256::Soft),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-
-    fn best() -> Self {
-        Sha256Backend::ALL
-            .iter()
-            .find_map(|&b| Engine256::new(b))
-            .unwrap_or(Engine256::Soft)
-    }
-
-    fn backend(self) -> Sha256Backend {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Engine256::ShaNi(_) => Sha256Backend::X86ShaNi,
-            #[cfg(target_arch = "aarch64")]
-            Engine256::Ce(_) => Sha256Backend::Aarch64Sha2,
-            Engine256::Soft => Sha256Backend::Soft,
-        }
-    }
-
+impl Kernel256 {
     #[inline]
     fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine256::ShaNi(t) => x86_shani::compress(t, state, blocks),
+            Kernel256::X86ShaNi(t) => x86_shani::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
-            Engine256::Ce(t) => aarch64_sha2::compress(t, state, blocks),
-            Engine256::Soft => soft::compress256(state, blocks),
+            Kernel256::Aarch64Sha2(t) => aarch64_sha2::compress(t, state, blocks),
+            Kernel256::Soft => soft::compress256(state, blocks),
         }
     }
 }
 
-/// The SHA-512 compression function of the chosen backend, with its proof token.
-#[derive(Clone, Copy)]
-enum Engine512 {
-    #[cfg(target_arch = "x86_64")]
-    Avx2(x86_avx2::Avx2Bmi2),
-    #[cfg(target_arch = "aarch64")]
-    Ce(arch_cpu::Sha512Ce),
-    Soft,
-}
-
-impl Engine512 {
-    fn new(b: Sha512Backend) -> Option<Self> {
-        match b {
-            #[cfg(target_arch = "x86_64")]
-            Sha512Backend::X86Avx2 => x86_avx2::Avx2Bmi2::get().map(Engine512::Avx2),
-            #[cfg(target_arch = "aarch64")]
-            Sha512Backend::Aarch64Sha512 => arch_cpu::Sha512Ce::get().map(Engine512::Ce),
-            Sha512Backend::Soft => Some(Engine512::Soft),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-
-    fn best() -> Self {
-        Sha512Backend::ALL
-            .iter()
-            .find_map(|&b| Engine512::new(b))
-            .unwrap_or(Engine512::Soft)
-    }
-
-    fn backend(self) -> Sha512Backend {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Engine512::Avx2(_) => Sha512Backend::X86Avx2,
-            #[cfg(target_arch = "aarch64")]
-            Engine512::Ce(_) => Sha512Backend::Aarch64Sha512,
-            Engine512::Soft => Sha512Backend::Soft,
-        }
-    }
-
+impl Kernel512 {
     #[inline]
     fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine512::Avx2(t) => x86_avx2::compress(t, state, blocks),
+            Kernel512::X86Avx2(t) => x86_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
-            Engine512::Ce(t) => aarch64_sha512::compress(t, state, blocks),
-            Engine512::Soft => soft::compress512(state, blocks),
+            Kernel512::Aarch64Sha512(t) => aarch64_sha512::compress(t, state, blocks),
+            Kernel512::Soft => soft::compress512(state, blocks),
         }
     }
 }
 
-/// The registry rows of the `"sha256"` and `"sha512"` families (see [`crate::cpu::registry`]).
-// Until the lead wires it into `cpu::registry`, nothing outside the tests calls it.
-pub(crate) fn registry_rows() -> impl Iterator<Item = BackendStatus> {
-    use crate::cpu::registry::rows;
-    rows(
-        "sha256",
-        Sha256Backend::ALL,
-        Sha256Backend::best(),
-        Sha256Backend::name,
-        Sha256Backend::needs,
-        Sha256Backend::is_available,
+/// The known-answer self-test of a SHA-256 hardware backend (see [`super::self_test_blocks`]).
+fn self_test256(b: Sha256Backend) -> bool {
+    super::self_test_blocks::<64, _>(
+        IV256,
+        |st, blocks| Kernel256::new(b).map(|e| e.compress(st, blocks)).is_some(),
+        soft::compress256,
     )
-    .chain(rows(
-        "sha512",
-        Sha512Backend::ALL,
-        Sha512Backend::best(),
-        Sha512Backend::name,
-        Sha512Backend::needs,
-        Sha512Backend::is_available,
-    ))
+}
+
+/// The known-answer self-test of a SHA-512 hardware backend.
+fn self_test512(b: Sha512Backend) -> bool {
+    super::self_test_blocks::<128, _>(
+        IV512,
+        |st, blocks| Kernel512::new(b).map(|e| e.compress(st, blocks)).is_some(),
+        soft::compress512,
+    )
 }
 
 // ---------------------------------------------------------------------------------------
@@ -325,16 +141,16 @@ struct Core256 {
     state: [u32; 8],
     len: u64,
     buf: BlockBuffer<64>,
-    engine: Engine256,
+    kernel: Kernel256,
 }
 
 impl Core256 {
-    fn new(iv: &[u32; 8], engine: Engine256) -> Self {
+    fn new(iv: &[u32; 8], kernel: Kernel256) -> Self {
         Core256 {
             state: *iv,
             len: 0,
             buf: BlockBuffer::new(),
-            engine,
+            kernel,
         }
     }
 
@@ -342,17 +158,17 @@ impl Core256 {
     fn update(&mut self, data: &[u8]) {
         // The length is kept modulo 2^64 bytes; FIPS 180-4 allows less than 2^64 bits.
         self.len = self.len.wrapping_add(data.len() as u64);
-        let (state, engine) = (&mut self.state, self.engine);
+        let (state, kernel) = (&mut self.state, self.kernel);
         self.buf
-            .update(data, |blocks| engine.compress(state, blocks));
+            .update(data, |blocks| kernel.compress(state, blocks));
     }
 
     /// Pads, compresses and returns the chaining value as bytes.
     fn finish(&mut self) -> [u8; 32] {
         let bits = self.len.wrapping_mul(8).to_be_bytes();
-        let (state, engine) = (&mut self.state, self.engine);
+        let (state, kernel) = (&mut self.state, self.kernel);
         self.buf
-            .finish(&bits, |blocks| engine.compress(state, blocks));
+            .finish(&bits, |blocks| kernel.compress(state, blocks));
         let mut out = [0u8; 32];
         for (o, s) in out.as_chunks_mut::<4>().0.iter_mut().zip(self.state) {
             *o = s.to_be_bytes();
@@ -380,16 +196,16 @@ struct Core512 {
     state: [u64; 8],
     len: u128,
     buf: BlockBuffer<128>,
-    engine: Engine512,
+    kernel: Kernel512,
 }
 
 impl Core512 {
-    fn new(iv: &[u64; 8], engine: Engine512) -> Self {
+    fn new(iv: &[u64; 8], kernel: Kernel512) -> Self {
         Core512 {
             state: *iv,
             len: 0,
             buf: BlockBuffer::new(),
-            engine,
+            kernel,
         }
     }
 
@@ -397,16 +213,16 @@ impl Core512 {
     fn update(&mut self, data: &[u8]) {
         // The length is kept modulo 2^125 bytes, as the 128-bit length field needs.
         self.len = self.len.wrapping_add(data.len() as u128);
-        let (state, engine) = (&mut self.state, self.engine);
+        let (state, kernel) = (&mut self.state, self.kernel);
         self.buf
-            .update(data, |blocks| engine.compress(state, blocks));
+            .update(data, |blocks| kernel.compress(state, blocks));
     }
 
     fn finish(&mut self) -> [u8; 64] {
         let bits = self.len.wrapping_mul(8).to_be_bytes();
-        let (state, engine) = (&mut self.state, self.engine);
+        let (state, kernel) = (&mut self.state, self.kernel);
         self.buf
-            .finish(&bits, |blocks| engine.compress(state, blocks));
+            .finish(&bits, |blocks| kernel.compress(state, blocks));
         let mut out = [0u8; 64];
         for (o, s) in out.as_chunks_mut::<8>().0.iter_mut().zip(self.state) {
             *o = s.to_be_bytes();
@@ -435,7 +251,7 @@ impl Core512 {
 macro_rules! sha2_type {
     (
         $(#[$m:meta])*
-        $name:ident, $core:ident, $backend:ident, $engine:ident, $iv:ident,
+        $name:ident, $core:ident, $backend:ident, $kernel:ident, $iv:ident,
         $out_len:expr, $block_len:expr, $alg:expr, $example:expr
     ) => {
         $(#[$m])*
@@ -467,22 +283,22 @@ macro_rules! sha2_type {
             #[inline]
             pub fn new() -> Self {
                 $name {
-                    core: $core::new(&$iv, $engine::best()),
+                    core: $core::new(&$iv, $kernel::best()),
                 }
             }
 
             /// A fresh state on an explicit backend (for tests and benchmarks);
             /// [`Error::BackendUnavailable`] if this CPU (or `SHYFR_CPU`) does not allow it.
             pub fn with_backend(backend: $backend) -> Result<Self, Error> {
-                let engine = $engine::new(backend).ok_or(Error::BackendUnavailable)?;
+                let kernel = $kernel::checked(backend)?;
                 Ok($name {
-                    core: $core::new(&$iv, engine),
+                    core: $core::new(&$iv, kernel),
                 })
             }
 
             /// The backend this state uses.
             pub fn backend(&self) -> $backend {
-                self.core.engine.backend()
+                self.core.kernel.backend()
             }
 
             /// Absorbs `data`.
@@ -564,30 +380,30 @@ macro_rules! sha2_type {
 
 sha2_type!(
     /// SHA-224 (FIPS 180-4, 6.3): SHA-256 with its own initial value, truncated to 28 bytes.
-    Sha224, Core256, Sha256Backend, Engine256, IV224, 28, 64, "sha224", "[0x23, 0x09, 0x7d, 0x22]"
+    Sha224, Core256, Sha256Backend, Kernel256, IV224, 28, 64, "sha224", "[0x23, 0x09, 0x7d, 0x22]"
 );
 sha2_type!(
     /// SHA-256 (FIPS 180-4, 6.2).
-    Sha256, Core256, Sha256Backend, Engine256, IV256, 32, 64, "sha256", "[0xba, 0x78, 0x16, 0xbf]"
+    Sha256, Core256, Sha256Backend, Kernel256, IV256, 32, 64, "sha256", "[0xba, 0x78, 0x16, 0xbf]"
 );
 sha2_type!(
     /// SHA-384 (FIPS 180-4, 6.5): SHA-512 with its own initial value, truncated to 48 bytes.
-    Sha384, Core512, Sha512Backend, Engine512, IV384, 48, 128, "sha384", "[0xcb, 0x00, 0x75, 0x3f]"
+    Sha384, Core512, Sha512Backend, Kernel512, IV384, 48, 128, "sha384", "[0xcb, 0x00, 0x75, 0x3f]"
 );
 sha2_type!(
     /// SHA-512 (FIPS 180-4, 6.4).
-    Sha512, Core512, Sha512Backend, Engine512, IV512, 64, 128, "sha512", "[0xdd, 0xaf, 0x35, 0xa1]"
+    Sha512, Core512, Sha512Backend, Kernel512, IV512, 64, 128, "sha512", "[0xdd, 0xaf, 0x35, 0xa1]"
 );
 sha2_type!(
     /// SHA-512/224 (FIPS 180-4, 6.7): SHA-512 with its own initial value, truncated to 28
     /// bytes.
-    Sha512_224, Core512, Sha512Backend, Engine512, IV512_224, 28, 128, "sha512-224",
+    Sha512_224, Core512, Sha512Backend, Kernel512, IV512_224, 28, 128, "sha512-224",
     "[0x46, 0x34, 0x27, 0x0f]"
 );
 sha2_type!(
     /// SHA-512/256 (FIPS 180-4, 6.7): SHA-512 with its own initial value, truncated to 32
     /// bytes.
-    Sha512_256, Core512, Sha512Backend, Engine512, IV512_256, 32, 128, "sha512-256",
+    Sha512_256, Core512, Sha512Backend, Kernel512, IV512_256, 32, 128, "sha512-256",
     "[0x53, 0x04, 0x8e, 0x26]"
 );
 
@@ -603,7 +419,7 @@ mod tests {
         for w in &mut iv {
             *w ^= 0xa5a5_a5a5_a5a5_a5a5;
         }
-        let mut core = Core512::new(&iv, Engine512::Soft);
+        let mut core = Core512::new(&iv, Kernel512::Soft);
         core.update(name);
         let out = core.finish();
         let mut words = [0u64; 8];

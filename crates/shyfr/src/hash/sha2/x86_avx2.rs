@@ -49,21 +49,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::consts::K512;
-use super::AVX2_BMI2;
-use crate::cpu::x86::Avx2;
-
-/// Proof that AVX2 and BMI2 are enabled: the `Avx2` token plus a check of BMI2 (there is
-/// no combined token).
-#[derive(Clone, Copy)]
-pub(super) struct Avx2Bmi2(Avx2);
-
-impl Avx2Bmi2 {
-    /// The proof, if AVX, AVX2 and BMI2 are all detected and not overridden.
-    pub(super) fn get() -> Option<Self> {
-        let t = Avx2::get()?;
-        crate::cpu::enabled_all(AVX2_BMI2).then_some(Avx2Bmi2(t))
-    }
-}
+use crate::cpu::x86::Avx2Bmi2;
 
 /// SHA-512 compression of whole 128-byte blocks into `state`.
 #[inline]

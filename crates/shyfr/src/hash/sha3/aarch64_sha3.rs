@@ -13,7 +13,7 @@
 
 use core::arch::aarch64::*;
 
-use super::keccak::{RC, RHO};
+use super::consts::{RC, RHO};
 use crate::cpu::aarch64::Sha3Ce;
 
 type State = [uint64x2_t; 25];

@@ -1,4 +1,4 @@
-//! Keccak-f\[1600\] (FIPS 202, section 3): the constants, the backend chosen once when a
+//! Keccak-f\[1600\] (FIPS 202, section 3): the backend chosen once when a
 //! state is created, and the byte-oriented sponge (absorb, pad, squeeze) every SHA-3
 //! function is built on.
 //!
@@ -9,131 +9,60 @@
 //! bits `8 * (i % 8) ..` of lane `i / 8` (FIPS 202, B.1). Every backend keeps this layout at
 //! its interface, so a state can be handed from one backend to another.
 //!
-//! # Constants
-//!
-//! The round constants and rotation offsets are computed at compile time from their
-//! definitions in FIPS 202 (Algorithm 5 `rc(t)` for iota, 3.2.2 for rho) rather than typed
-//! in, so there is no table to mistype; the unit tests compare them with the printed tables.
-
-use super::Backend;
-use crate::Error;
+//! The constants are in `consts.rs`, which the backends share.
 
 #[cfg(target_arch = "aarch64")]
 use super::aarch64_sha3;
+use super::consts::STATE_BYTES;
 use super::soft;
 #[cfg(target_arch = "x86_64")]
 use super::x86_bmi;
-#[cfg(target_arch = "aarch64")]
-use crate::cpu::aarch64::Sha3Ce;
-#[cfg(target_arch = "x86_64")]
-use crate::cpu::x86::Bmi;
 
-/// Number of rounds of Keccak-f\[1600\] (`12 + 2 * l` with `l = 6`).
-pub(crate) const ROUNDS: usize = 24;
-
-/// The state width in bytes (1600 bits).
-pub(crate) const STATE_BYTES: usize = 200;
-
-/// The round constants `RC[i]` of iota (FIPS 202, 3.2.5): bit `2^j - 1` of `RC[i]` is
-/// `rc(j + 7 i)`, with `rc` the output of the LFSR `x^8 + x^6 + x^5 + x^4 + 1` (Algorithm 5).
-pub(crate) const RC: [u64; ROUNDS] = round_constants();
-
-/// The rotation offsets of rho (FIPS 202, 3.2.2), by lane index `x + 5 y`.
-pub(crate) const RHO: [u32; 25] = rho_offsets();
-
-const fn round_constants() -> [u64; ROUNDS] {
-    let mut out = [0u64; ROUNDS];
-    // The LFSR register R of Algorithm 5, with R[0] as the least significant bit; one step
-    // shifts towards R[7] and feeds R[8] back into R[0], R[4], R[5], R[6].
-    let mut r: u8 = 1;
-    let mut i = 0;
-    while i < ROUNDS {
-        let mut c = 0u64;
-        let mut j = 0;
-        while j < 7 {
-            // rc(j + 7 i) is the current R[0].
-            if r & 1 != 0 {
-                c |= 1u64 << ((1u32 << j) - 1);
-            }
-            r = if r & 0x80 != 0 {
-                (r << 1) ^ 0x71
-            } else {
-                r << 1
-            };
-            j += 1;
-        }
-        out[i] = c;
-        i += 1;
+crate::cpu::backends! {
+    /// The implementations of Keccak-f\[1600\], fastest first.
+    pub enum Backend("keccak"), tokens Kernel {
+        /// ARMv8.2 SHA-3 instructions `EOR3`, `RAX1`, `XAR`, `BCAX` (aarch64).
+        Aarch64Sha3 = "aarch64_sha3" ["aarch64"] crate::cpu::aarch64::Sha3Ce,
+        /// BMI1 `andn` and BMI2 `rorx` on general-purpose registers (x86-64).
+        X86Bmi = "x86_bmi" ["x86_64"] crate::cpu::x86::Bmi,
+        /// Portable code.
+        Soft = "soft",
     }
-    out
+    self_test = self_test;
 }
 
-const fn rho_offsets() -> [u32; 25] {
-    let mut out = [0u32; 25];
-    let (mut x, mut y) = (1usize, 0usize);
-    let mut t = 0;
-    while t < 24 {
-        out[x + 5 * y] = (((t + 1) * (t + 2) / 2) % 64) as u32;
-        let nx = y;
-        let ny = (2 * x + 3 * y) % 5;
-        x = nx;
-        y = ny;
-        t += 1;
+/// The known-answer self-test of a hardware backend: one permutation, and an absorb of
+/// three blocks at every rate the crate uses, equal the portable ones.
+fn self_test(b: Backend) -> bool {
+    let Some(k) = Kernel::new(b) else {
+        return false;
+    };
+    let mut x: [u64; 25] = core::array::from_fn(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut y = x;
+    k.permute(&mut x);
+    soft::permute(&mut y);
+    let mut ok = x == y;
+    let mut data = [0u8; 3 * 168];
+    for (i, d) in data.iter_mut().enumerate() {
+        *d = (i as u8).wrapping_mul(13);
     }
-    out
-}
-
-/// The permutation code chosen for a state: a backend with the token that proves its CPU
-/// features. Copying it is free; it holds no data.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Kernel {
-    #[cfg(target_arch = "aarch64")]
-    Sha3Ce(Sha3Ce),
-    #[cfg(target_arch = "x86_64")]
-    Bmi(Bmi),
-    Soft,
+    for rate in [72, 104, 136, 144, 168] {
+        k.absorb(&mut x, &data[..3 * rate], rate);
+        soft::absorb(&mut y, &data[..3 * rate], rate);
+        ok &= x == y;
+    }
+    ok
 }
 
 impl Kernel {
-    /// The kernel of `backend`, or [`Error::BackendUnavailable`] if this CPU (after the
-    /// `SHYFR_CPU` override) cannot run it.
-    pub(crate) fn new(backend: Backend) -> Result<Kernel, Error> {
-        match backend {
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Sha3 => Sha3Ce::get()
-                .map(Kernel::Sha3Ce)
-                .ok_or(Error::BackendUnavailable),
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Bmi => Bmi::get().map(Kernel::Bmi).ok_or(Error::BackendUnavailable),
-            Backend::Soft => Ok(Kernel::Soft),
-            #[allow(unreachable_patterns)]
-            _ => Err(Error::BackendUnavailable),
-        }
-    }
-
-    /// The fastest kernel available now.
-    pub(crate) fn best() -> Kernel {
-        Kernel::new(Backend::best()).unwrap_or(Kernel::Soft)
-    }
-
-    pub(crate) fn backend(self) -> Backend {
-        match self {
-            #[cfg(target_arch = "aarch64")]
-            Kernel::Sha3Ce(_) => Backend::Aarch64Sha3,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Bmi(_) => Backend::X86Bmi,
-            Kernel::Soft => Backend::Soft,
-        }
-    }
-
     /// One application of Keccak-f\[1600\].
     #[inline]
     pub(crate) fn permute(self, lanes: &mut [u64; 25]) {
         match self {
             #[cfg(target_arch = "aarch64")]
-            Kernel::Sha3Ce(t) => aarch64_sha3::permute(lanes, t),
+            Kernel::Aarch64Sha3(t) => aarch64_sha3::permute(lanes, t),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Bmi(t) => x86_bmi::permute(lanes, t),
+            Kernel::X86Bmi(t) => x86_bmi::permute(lanes, t),
             Kernel::Soft => soft::permute(lanes),
         }
     }
@@ -147,9 +76,9 @@ impl Kernel {
         debug_assert!(blocks.len().is_multiple_of(rate));
         match self {
             #[cfg(target_arch = "aarch64")]
-            Kernel::Sha3Ce(t) => aarch64_sha3::absorb(lanes, blocks, rate, t),
+            Kernel::Aarch64Sha3(t) => aarch64_sha3::absorb(lanes, blocks, rate, t),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Bmi(t) => x86_bmi::absorb(lanes, blocks, rate, t),
+            Kernel::X86Bmi(t) => x86_bmi::absorb(lanes, blocks, rate, t),
             Kernel::Soft => soft::absorb(lanes, blocks, rate),
         }
     }
@@ -361,24 +290,6 @@ impl Sponge {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn constants_match_fips202_tables() {
-        // FIPS 202 3.2.5 / the Keccak reference, first, a middle and last constants.
-        assert_eq!(RC[0], 0x0000_0000_0000_0001);
-        assert_eq!(RC[1], 0x0000_0000_0000_8082);
-        assert_eq!(RC[2], 0x8000_0000_0000_808a);
-        assert_eq!(RC[12], 0x0000_0000_8000_808b);
-        assert_eq!(RC[23], 0x8000_0000_8000_8008);
-        // FIPS 202 Table 2 (x, y) offsets, here indexed x + 5 y.
-        assert_eq!(
-            RHO,
-            [
-                0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2,
-                61, 56, 14
-            ]
-        );
-    }
 
     #[test]
     fn encodings() {

@@ -32,6 +32,7 @@
 //! c.finalize_xof().read(&mut out);
 //! ```
 
+mod consts;
 mod keccak;
 mod soft;
 
@@ -42,101 +43,13 @@ mod x86_bmi;
 
 use core::fmt;
 
-use crate::cpu::Feature;
 use crate::Error;
 
 use super::{Hash, Xof, XofReader};
+pub use keccak::Backend;
 use keccak::{Kernel, Sponge};
 
 pub(crate) use keccak::right_encode;
-
-#[cfg(target_arch = "aarch64")]
-use crate::cpu::aarch64 as arch_cpu;
-#[cfg(target_arch = "x86_64")]
-use crate::cpu::x86 as arch_cpu;
-
-/// The implementations of Keccak-f\[1600\], fastest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// ARMv8.2 SHA-3 instructions `EOR3`, `RAX1`, `XAR`, `BCAX` (aarch64).
-    Aarch64Sha3,
-    /// BMI1 `andn` and BMI2 `rorx` on general-purpose registers (x86-64).
-    X86Bmi,
-    /// Portable code.
-    Soft,
-}
-
-impl Backend {
-    /// Every backend compiled into this build, fastest first.
-    pub const ALL: &'static [Backend] = &[
-        #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64Sha3,
-        #[cfg(target_arch = "x86_64")]
-        Backend::X86Bmi,
-        Backend::Soft,
-    ];
-
-    /// The backend's name, as printed by `shyfr cpu` and `shyfr speed`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Backend::Aarch64Sha3 => "aarch64_sha3",
-            Backend::X86Bmi => "x86_bmi",
-            Backend::Soft => "soft",
-        }
-    }
-
-    /// Looks a backend up by [`name`](Self::name) among those compiled in.
-    pub fn from_name(name: &str) -> Option<Backend> {
-        Backend::ALL.iter().copied().find(|b| b.name() == name)
-    }
-
-    /// The CPU features the backend needs.
-    pub fn needs(self) -> &'static [Feature] {
-        match self {
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Sha3 => arch_cpu::Sha3Ce::FEATURES,
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Bmi => arch_cpu::Bmi::FEATURES,
-            _ => &[],
-        }
-    }
-
-    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend.
-    pub fn is_available(self) -> bool {
-        match self {
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Sha3 => arch_cpu::Sha3Ce::get().is_some(),
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Bmi => arch_cpu::Bmi::get().is_some(),
-            Backend::Soft => true,
-            #[allow(unreachable_patterns)]
-            _ => false,
-        }
-    }
-
-    /// The backend a state created now would use.
-    pub fn best() -> Backend {
-        Backend::ALL
-            .iter()
-            .copied()
-            .find(|b| b.is_available())
-            .unwrap_or(Backend::Soft)
-    }
-}
-
-/// Every Keccak backend compiled in, with its availability, for the registry
-/// ([`cpu::registry`](crate::cpu::registry)); algorithm family `"keccak"`.
-pub(crate) fn registry_rows() -> impl Iterator<Item = crate::cpu::BackendStatus> {
-    crate::cpu::registry::rows(
-        "keccak",
-        Backend::ALL,
-        Backend::best(),
-        Backend::name,
-        Backend::needs,
-        Backend::is_available,
-    )
-}
 
 /// Keccak-f\[1600\] (FIPS 202, 3.3) on a state of 25 lanes, `state[x + 5 * y]`, with the
 /// fastest backend available. Bytes of the FIPS 202 state string map to lanes
@@ -148,7 +61,7 @@ pub fn keccak_f1600(state: &mut [u64; 25]) {
 /// [`keccak_f1600`] with an explicit backend (for tests and benchmarks); an error if the
 /// backend is not available here.
 pub fn keccak_f1600_with(backend: Backend, state: &mut [u64; 25]) -> Result<(), Error> {
-    Kernel::new(backend)?.permute(state);
+    Kernel::checked(backend)?.permute(state);
     Ok(())
 }
 
@@ -180,7 +93,7 @@ macro_rules! sha3_hash {
             /// if the backend is not available here.
             pub fn with_backend(backend: Backend) -> Result<Self, Error> {
                 Ok($name {
-                    sponge: Sponge::new(Kernel::new(backend)?, Self::RATE, DOMAIN_SHA3),
+                    sponge: Sponge::new(Kernel::checked(backend)?, Self::RATE, DOMAIN_SHA3),
                 })
             }
 
@@ -331,7 +244,7 @@ macro_rules! shake {
             /// if the backend is not available here.
             pub fn with_backend(backend: Backend) -> Result<Self, Error> {
                 Ok($name {
-                    sponge: Sponge::new(Kernel::new(backend)?, $rate, DOMAIN_SHAKE),
+                    sponge: Sponge::new(Kernel::checked(backend)?, $rate, DOMAIN_SHAKE),
                 })
             }
 
@@ -464,7 +377,7 @@ macro_rules! cshake {
                 customization: &[u8],
                 backend: Backend,
             ) -> Result<Self, Error> {
-                Ok(Self::from_kernel(Kernel::new(backend)?, function_name, customization))
+                Ok(Self::from_kernel(Kernel::checked(backend)?, function_name, customization))
             }
 
             fn from_kernel(kernel: Kernel, function_name: &[u8], customization: &[u8]) -> Self {

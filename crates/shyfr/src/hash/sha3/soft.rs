@@ -22,7 +22,7 @@
 //! 7.2 cycles/byte for SHA3-256 with complementing, 8.6 without (rounds rolled 7.8).
 #![forbid(unsafe_code)]
 
-use super::keccak::{RC, RHO};
+use super::consts::{RC, RHO};
 
 /// The lanes kept complemented by [`round_lc`].
 const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];

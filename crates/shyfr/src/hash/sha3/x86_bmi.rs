@@ -23,7 +23,7 @@
 //! The instructions have data-independent timing and there is no table look-up, so the
 //! kernel is constant time.
 
-use super::keccak::{RC, RHO};
+use super::consts::{RC, RHO};
 use crate::cpu::x86::Bmi;
 
 /// One round (theta, rho, pi, chi, iota) on `a`, whose column parities are `c`; leaves the

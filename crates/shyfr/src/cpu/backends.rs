@@ -1,0 +1,198 @@
+//! The `backends!` declaration every algorithm family uses for its implementations.
+//!
+//! One declaration per family gives:
+//!
+//! * the public enum (`Backend`, fastest first) with [`ALL`], `name`, `from_name`, `needs`,
+//!   `cpu_allows`, `self_test`, `is_available`, `best` and the family's registry rows;
+//! * a private `Copy` enum of the same variants, each holding the zero-sized CPU token that
+//!   proves its features (`new`, `best`, `backend`): the value a state or key keeps and
+//!   matches on for every call, so the choice is made once, at set-up;
+//! * a one-time known-answer self-test for every hardware backend, run on first use and
+//!   cached for the process (in the spirit of a FIPS 140 power-on self-test): a backend
+//!   whose self-test fails is reported unavailable and never selected. The family supplies
+//!   the test (usually: the backend's output on fixed input equals the portable one's).
+//!
+//! A variant without a token (`soft`) is portable: always compiled, always available, never
+//! self-tested against itself. A variant with `[arch] Token` exists in `ALL` only when
+//! compiling for `arch`.
+//!
+//! ```ignore
+//! crate::cpu::backends! {
+//!     /// The implementations of SHA-1, fastest first.
+//!     pub enum Backend("sha1"), tokens Inner {
+//!         /// The x86 SHA extensions.
+//!         X86ShaNi = "x86_shani" ["x86_64"] crate::cpu::x86::ShaNi,
+//!         /// Portable code.
+//!         Soft = "soft",
+//!     }
+//!     self_test = run_self_test;
+//! }
+//! ```
+//!
+//! [`ALL`]: crate::block::aes::Backend::ALL
+
+/// See the [module documentation](self).
+macro_rules! backends {
+    (
+        $(#[$m:meta])*
+        $vis:vis enum $Backend:ident ($family:literal), tokens $Inner:ident {
+            $(
+                $(#[$vm:meta])*
+                $Var:ident = $name:literal $([$arch:literal] $Tok:ty)?
+            ),+ $(,)?
+        }
+        self_test = $self_test:path;
+    ) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        $vis enum $Backend {
+            $( $(#[$vm])* $Var, )+
+        }
+
+        /// The chosen backend with the token that proves the CPU can run it; copying it is
+        /// free (it holds no data).
+        #[derive(Clone, Copy, Debug)]
+        #[allow(dead_code)]
+        pub(crate) enum $Inner {
+            $( $(#[cfg(target_arch = $arch)])? $Var $(($Tok))?, )+
+        }
+
+        #[allow(dead_code)]
+        impl $Backend {
+            /// Every backend compiled into this build, fastest first.
+            pub const ALL: &'static [$Backend] = &[
+                $( $(#[cfg(target_arch = $arch)])? $Backend::$Var, )+
+            ];
+
+            /// The backend's name, as printed by `shyfr cpu` and `shyfr speed`.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( $Backend::$Var => $name, )+
+                }
+            }
+
+            /// Looks a backend up by [`name`](Self::name) among those compiled in.
+            pub fn from_name(name: &str) -> Option<$Backend> {
+                $Backend::ALL.iter().copied().find(|b| b.name() == name)
+            }
+
+            /// The CPU features the backend needs (none for portable code).
+            pub fn needs(self) -> &'static [$crate::cpu::Feature] {
+                match self {
+                    $( $(
+                        #[cfg(target_arch = $arch)]
+                        $Backend::$Var => <$Tok>::FEATURES,
+                    )? )+
+                    #[allow(unreachable_patterns)]
+                    _ => &[],
+                }
+            }
+
+            /// Whether this CPU, after the `SHYFR_CPU` override, has what the backend needs
+            /// (without running its self-test).
+            pub fn cpu_allows(self) -> bool {
+                $Inner::new(self).is_some()
+            }
+
+            /// The backend's one-time known-answer self-test: `true` for portable code;
+            /// for a hardware backend, run on first use when the CPU allows it, then cached.
+            /// A backend that fails is never available.
+            pub fn self_test(self) -> bool {
+                use core::sync::atomic::{AtomicU8, Ordering};
+                const N: usize = [$( $name ),+].len();
+                static STATE: [AtomicU8; N] = [const { AtomicU8::new(0) }; N];
+                if self.needs().is_empty() {
+                    return true;
+                }
+                if !self.cpu_allows() {
+                    return false;
+                }
+                let cell = &STATE[self as usize];
+                match cell.load(Ordering::Relaxed) {
+                    1 => true,
+                    2 => false,
+                    _ => {
+                        let ok: bool = $self_test(self);
+                        cell.store(if ok { 1 } else { 2 }, Ordering::Relaxed);
+                        ok
+                    }
+                }
+            }
+
+            /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend and
+            /// the backend passed its self-test.
+            pub fn is_available(self) -> bool {
+                self.cpu_allows() && self.self_test()
+            }
+
+            /// The backend a key or state set up now would use: the first available one.
+            pub fn best() -> $Backend {
+                $Inner::best().backend()
+            }
+
+            /// This family's rows of the backend registry, fastest first.
+            pub(crate) fn registry_rows() -> impl Iterator<Item = $crate::cpu::BackendStatus> {
+                let best = $Backend::best();
+                $Backend::ALL.iter().map(move |&b| $crate::cpu::BackendStatus {
+                    algorithm: $family,
+                    backend: b.name(),
+                    needs: b.needs(),
+                    available: b.is_available(),
+                    selected: b == best,
+                })
+            }
+        }
+
+        #[allow(dead_code)]
+        impl $Inner {
+            /// The token of `b`, if this CPU (after the override) has its features; the
+            /// self-test is not consulted (see [`Self::checked`]).
+            #[inline]
+            pub(crate) fn new(b: $Backend) -> Option<$Inner> {
+                match b {
+                    $(
+                        $(#[cfg(target_arch = $arch)])?
+                        $Backend::$Var => $crate::cpu::backends!(@token $Inner $Var $($Tok)?),
+                    )+
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+
+            /// The token of `b` if it is available (features present and self-test
+            /// passed), else [`Error::BackendUnavailable`](crate::Error::BackendUnavailable).
+            pub(crate) fn checked(b: $Backend) -> Result<$Inner, $crate::Error> {
+                if !b.self_test() {
+                    return Err($crate::Error::BackendUnavailable);
+                }
+                $Inner::new(b).ok_or($crate::Error::BackendUnavailable)
+            }
+
+            /// The fastest available backend's token.
+            pub(crate) fn best() -> $Inner {
+                for &b in $Backend::ALL {
+                    if let Ok(t) = $Inner::checked(b) {
+                        return t;
+                    }
+                }
+                unreachable!("the portable backend is always available")
+            }
+
+            /// Which backend this is.
+            #[inline]
+            pub(crate) fn backend(self) -> $Backend {
+                match self {
+                    $(
+                        $(#[cfg(target_arch = $arch)])?
+                        $Inner::$Var { .. } => $Backend::$Var,
+                    )+
+                }
+            }
+        }
+    };
+    (@token $Inner:ident $Var:ident $Tok:ty) => { <$Tok>::get().map($Inner::$Var) };
+    (@token $Inner:ident $Var:ident) => { Some($Inner::$Var) };
+}
+
+pub(crate) use backends;

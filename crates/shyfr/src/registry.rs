@@ -1,0 +1,20 @@
+//! The registry of every algorithm's backends: which exist in this build, which this CPU
+//! (after the `SHYFR_CPU` override) can run, and which one a new key would select.
+//! `shyfr cpu` prints it, tests iterate over it, and CI checks from it that every backend
+//! the machine supports was exercised.
+//!
+//! This is the top floor of the crate: each family declares its backends with
+//! [`crate::cpu::backends`] (which gives it its rows) and is listed here once; `cpu/` below
+//! imports no algorithm.
+
+pub use crate::cpu::BackendStatus;
+
+/// Every backend compiled into this build, grouped by algorithm family, fastest first.
+pub fn backends() -> impl Iterator<Item = BackendStatus> {
+    crate::block::aes::Backend::registry_rows()
+        .chain(crate::aead::ghash::Backend::registry_rows())
+        .chain(crate::hash::sha1::Backend::registry_rows())
+        .chain(crate::hash::sha2::Sha256Backend::registry_rows())
+        .chain(crate::hash::sha2::Sha512Backend::registry_rows())
+        .chain(crate::hash::sha3::Backend::registry_rows())
+}
