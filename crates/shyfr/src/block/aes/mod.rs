@@ -42,6 +42,8 @@ mod aarch64_aes;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64_gcm;
 #[cfg(target_arch = "x86_64")]
+mod x86;
+#[cfg(target_arch = "x86_64")]
 mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_aesni_gcm;
@@ -94,16 +96,12 @@ crate::cpu::backends! {
 #[allow(clippy::large_enum_variant)]
 enum Inner {
     #[cfg(target_arch = "x86_64")]
-    Vaes512(x86_aesni::Keys, arch_cpu::Vaes512),
+    Vaes512(x86::Keys, arch_cpu::Vaes512),
     #[cfg(target_arch = "x86_64")]
     /// With carry-less multiplication when the CPU has it (XTS tweaks).
-    Vaes(
-        x86_aesni::Keys,
-        arch_cpu::Vaes256,
-        Option<arch_cpu::Vpclmul256>,
-    ),
+    Vaes(x86::Keys, arch_cpu::Vaes256, Option<arch_cpu::Vpclmul256>),
     #[cfg(target_arch = "x86_64")]
-    AesNi(x86_aesni::Keys, arch_cpu::AesNi),
+    AesNi(x86::Keys, arch_cpu::AesNi),
     #[cfg(target_arch = "aarch64")]
     ArmCe(aarch64_aes::Keys, arch_cpu::AesCe),
     Soft(soft::Keys),
@@ -149,15 +147,15 @@ impl Aes {
     fn with_backend_untested(key: &[u8], backend: Backend) -> Result<Self, Error> {
         let inner = match Kernel::new(backend).ok_or(Error::BackendUnavailable)? {
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86Vaes512(t) => Inner::Vaes512(x86_aesni::Keys::new(key, t.aesni()), t),
+            Kernel::X86Vaes512(t) => Inner::Vaes512(x86::Keys::new(key, t.aesni()), t),
             #[cfg(target_arch = "x86_64")]
             Kernel::X86Vaes(t) => Inner::Vaes(
-                x86_aesni::Keys::new(key, t.aesni()),
+                x86::Keys::new(key, t.aesni()),
                 t,
                 arch_cpu::Vpclmul256::get(),
             ),
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86AesNi(t) => Inner::AesNi(x86_aesni::Keys::new(key, t), t),
+            Kernel::X86AesNi(t) => Inner::AesNi(x86::Keys::new(key, t), t),
             #[cfg(target_arch = "aarch64")]
             Kernel::Aarch64Aes(t) => Inner::ArmCe(aarch64_aes::Keys::new(key, t), t),
             Kernel::Soft => Inner::Soft(soft::Keys::new(key)),

@@ -12,7 +12,7 @@
 
 use core::arch::x86_64::*;
 
-use super::x86_aesni::{by_rounds, splat_keys, Keys, Lanes};
+use super::x86::{by_rounds, splat_keys, Keys, Lanes};
 use super::Block;
 use crate::cpu::x86::{AesNi, Pclmul};
 use crate::inout::InOut;

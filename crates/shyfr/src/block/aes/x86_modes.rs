@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use super::x86_aesni::{Keys, Lanes};
+use super::x86::{Keys, Lanes};
 use super::{Block, Serial};
 use crate::inout::InOut;
 
@@ -225,7 +225,7 @@ unsafe fn keys128<const NR: usize>(rk: &[Block; 15]) -> [__m128i; 15] {
 unsafe fn enc_middle<const NR: usize>(k: &[__m128i; 15], mut s: __m128i) -> __m128i {
     for kr in &k[1..NR] {
         // SAFETY: AES-NI per the caller's contract.
-        s = unsafe { super::x86_aesni::aesenc_i(s, *kr) };
+        s = unsafe { super::x86::aesenc_i(s, *kr) };
     }
     s
 }
@@ -288,7 +288,7 @@ pub(super) unsafe fn serial<const NR: usize>(
                 }
             };
             let kf = _mm_xor_si128(kl, fold);
-            let r = super::x86_aesni::aesenclast_i(enc_middle::<NR>(&k, s), kf);
+            let r = super::x86::aesenclast_i(enc_middle::<NR>(&k, s), kf);
             // Off the chain: the feedback value (ciphertext, keystream or MAC state).
             let fb = _mm_xor_si128(r, m);
             match mode {
@@ -374,7 +374,7 @@ pub(super) unsafe fn ccm<const NR: usize, const DEC: bool>(
     dst: *mut u8,
     n: usize,
 ) {
-    use super::x86_aesni::aesenclast_i;
+    use super::x86::aesenclast_i;
     if n == 0 {
         return;
     }
@@ -429,6 +429,6 @@ unsafe fn ccm_keystream<const NR: usize>(
     // SAFETY: AES-NI per the contract; SSE2.
     unsafe {
         let x = _mm_xor_si128(<__m128i as Lanes>::ctr_blocks(cs, i as u32), k[0]);
-        super::x86_aesni::aesenclast_i(enc_middle::<NR>(k, x), k[NR])
+        super::x86::aesenclast_i(enc_middle::<NR>(k, x), k[NR])
     }
 }

@@ -7,7 +7,7 @@
 
 use core::arch::x86_64::*;
 
-use super::x86_aesni::{
+use super::x86::{
     by_rounds, ecb, ecb_tail, mul_x, mul_x_pow_any, mul_x_pow_body, mul_x_pow_bytes, round,
     splat_keys, Keys, Lanes,
 };
@@ -177,7 +177,7 @@ pub(super) fn decrypt(keys: &Keys, _t: Vaes256, io: InOut<'_>) {
 
 // ---- Fused mode kernels (the loops are in `x86_modes`) ----
 
-use super::x86_aesni::V128;
+use super::x86::V128;
 use super::x86_modes as modes;
 
 /// Registers per CTR group.

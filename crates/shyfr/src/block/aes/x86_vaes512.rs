@@ -5,9 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use super::x86_aesni::{
-    by_rounds, ecb, ecb_tail, mul_x, mul_x_pow_body, round, splat_keys, Keys, Lanes,
-};
+use super::x86::{by_rounds, ecb, ecb_tail, mul_x, mul_x_pow_body, round, splat_keys, Keys, Lanes};
 use super::Block;
 use crate::cpu::x86::Vaes512;
 use crate::inout::InOut;
@@ -180,7 +178,7 @@ pub(super) fn decrypt(keys: &Keys, _t: Vaes512, io: InOut<'_>) {
 // ---- Fused mode kernels (the loops are in `x86_modes`, shared with the tested ymm
 // backend; this file only picks the register type and group sizes) ----
 
-use super::x86_aesni::V128;
+use super::x86::V128;
 use super::x86_modes as modes;
 
 #[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
