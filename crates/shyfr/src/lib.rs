@@ -47,6 +47,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod aead;
+mod arith;
 pub mod block;
 pub mod cpu;
 pub mod ct;

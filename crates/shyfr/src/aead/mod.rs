@@ -2,7 +2,7 @@
 //!
 //! | construction | types | standard |
 //! |--------------|-------|----------|
-//! | GCM, GMAC | [`gcm::AesGcm`], [`gcm::Aes128Gcm`], [`gcm::Aes256Gcm`], generic [`gcm::Gcm`] | NIST SP 800-38D |
+//! | GCM, GMAC | [`aes_gcm::AesGcm`], [`aes_gcm::Aes128Gcm`], [`aes_gcm::Aes256Gcm`] (also under `gcm::`), generic [`gcm::Gcm`] | NIST SP 800-38D |
 //! | CCM | [`ccm::AesCcm`], generic [`ccm::Ccm`] | NIST SP 800-38C |
 //! | GHASH | [`ghash::Ghash`] (backends `x86_vpclmul`, `x86_pclmul`, `aarch64_pmull`, `soft`) | SP 800-38D 6.4 |
 //!
@@ -38,6 +38,7 @@
 //! assert_eq!(buf, [0u8; 14]);
 //! ```
 
+pub mod aes_gcm;
 pub mod ccm;
 pub mod gcm;
 pub mod ghash;

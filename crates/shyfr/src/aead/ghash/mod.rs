@@ -13,26 +13,17 @@
 //! timing, and `soft` builds the carry-less product from integer multiplications with no
 //! table and no secret-dependent branch (see `soft.rs`).
 //!
-//! # Arithmetic (shared by every backend)
+//! # Arithmetic
 //!
-//! GCM numbers the bits of a block from the most significant bit of byte 0 (the coefficient
-//! of `x^0`) on. Read as a big-endian integer, a block `A(x)` becomes `R_A = y^127 A(1/y)`:
-//! its *reflection*. Carry-less multiplication of reflections satisfies
-//! `clmul(R_A, R_B) = y^127 R_{AB}  (mod P*)`, where
-//! `P*(y) = y^128 + y^127 + y^126 + y^121 + 1` is the reflection of the GCM polynomial
-//! `P(x) = x^128 + x^7 + x^2 + x + 1`. Each key stores `H` *twisted*,
-//! `tw(H) = R_H * y mod P*`, so that `clmul(R_A, tw(H)) * y^-128 mod P*` is exactly
-//! `R_{AH}`: a Montgomery reduction by `y^128`, done as two folds of 64 bits, each a
-//! carry-less multiplication by the constant `K = y^63 + y^62 + y^57` (`0xc2 << 56`) since
-//! `P* = 1 + K y^64 + y^128`. Powers `tw(H^i)` are products of twisted values, and a run of
-//! `n` blocks is `sum (Y ^ X_1, X_2, ..) * H^(n..1)` with a single reduction at the end:
-//! the aggregated reduction of S. Gueron and M. Kounavis, "Intel Carry-Less Multiplication
-//! Instruction and its Usage for Computing the GCM Mode", Intel white paper, rev. 2.02, 2014.
+//! The field arithmetic (reflected operands, the twisted key, the aggregated Montgomery
+//! reduction) and the carry-less products are in `arith::clmul`, shared with the fused
+//! AES-GCM engines; the files here hold the keys (powers of `H` in each backend's layout)
+//! and the update loops.
 
 mod soft;
 
 #[cfg(target_arch = "aarch64")]
-pub(crate) mod aarch64_pmull;
+mod aarch64_pmull;
 #[cfg(target_arch = "x86_64")]
 mod x86_pclmul;
 #[cfg(target_arch = "x86_64")]

@@ -8,7 +8,9 @@
 
 use core::arch::x86_64::*;
 
-use super::x86_pclmul::{self, absorb, bswap, finish, load, mul, store, twisted};
+use super::x86_pclmul::{self, absorb};
+use crate::arith::clmul::x86_pclmul::{bswap, load, mul, store, twisted};
+use crate::arith::clmul::x86_vpclmul::{karatsuba, reduce, rev_mask};
 use crate::cpu::x86::Vpclmul256;
 
 /// YMM registers (block pairs) per reduction.
@@ -69,25 +71,11 @@ fn powers(h: &[u8; 16], k: &mut Key, _t: Vpclmul256) {
     }
 }
 
-/// Folds the two 128-bit lanes of `v` into one.
-#[inline]
-#[target_feature(enable = "avx,avx2")]
-fn fold(v: __m256i) -> __m128i {
-    _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
-}
-
 /// Adds the Karatsuba terms of block pair `j` of `c` (XORed with `extra`) times
 /// `pow[j]` to `t` = (low, high, middle).
 #[inline]
 #[target_feature(enable = "avx,avx2,vpclmulqdq")]
-fn product(
-    key: &Key,
-    c: &[u8],
-    j: usize,
-    rev: __m256i,
-    t: (__m256i, __m256i, __m256i),
-    extra: __m256i,
-) -> (__m256i, __m256i, __m256i) {
+fn product(key: &Key, c: &[u8], j: usize, t: &mut [__m256i; 3], extra: __m256i) {
     assert!(c.len() >= 32 * (j + 1) && j < W);
     // SAFETY: bounds checked above; `pow[j]`, `kar[j]` are 32 bytes.
     let (x, h, hk) = unsafe {
@@ -97,38 +85,24 @@ fn product(
             _mm256_loadu_si256(key.kar[j].as_ptr().cast()),
         )
     };
-    let x = _mm256_xor_si256(_mm256_shuffle_epi8(x, rev), extra);
-    let lo = _mm256_xor_si256(t.0, _mm256_clmulepi64_epi128::<0x00>(x, h));
-    let hi = _mm256_xor_si256(t.1, _mm256_clmulepi64_epi128::<0x11>(x, h));
-    let xk = _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4e>(x));
-    let mid = _mm256_xor_si256(t.2, _mm256_clmulepi64_epi128::<0x00>(xk, hk));
-    (lo, hi, mid)
+    let x = _mm256_xor_si256(_mm256_shuffle_epi8(x, rev_mask()), extra);
+    karatsuba(t, x, h, hk);
 }
 
 #[target_feature(enable = "pclmulqdq,ssse3,avx,avx2,vpclmulqdq")]
 fn kernel(key: &Key, y: &mut [u8; 16], blocks: &[u8]) {
-    let rev = _mm256_broadcastsi128_si256(_mm_set_epi8(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-    ));
     let mut acc = bswap(load(y));
     let mut chunks = blocks.chunks_exact(32 * W);
     for c in &mut chunks {
         let z = _mm256_setzero_si256();
-        let mut t = (z, z, z);
+        let mut t = [z; 3];
         // Register 0 (the one that takes the previous state) last: the other seven do not
         // wait for the previous reduction, so they issue while it completes.
         for j in 1..W {
-            t = product(key, c, j, rev, t, z);
+            product(key, c, j, &mut t, z);
         }
-        t = product(
-            key,
-            c,
-            0,
-            rev,
-            t,
-            _mm256_set_m128i(_mm_setzero_si128(), acc),
-        );
-        acc = finish(fold(t.0), fold(t.1), fold(t.2));
+        product(key, c, 0, &mut t, _mm256_set_m128i(_mm_setzero_si128(), acc));
+        acc = reduce(&t);
     }
     // SAFETY: PCLMULQDQ and SSSE3 are enabled here.
     acc = unsafe { absorb(&key.xmm, acc, chunks.remainder()) };

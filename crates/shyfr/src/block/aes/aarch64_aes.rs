@@ -12,7 +12,7 @@ use crate::inout::InOut;
 
 /// Round keys for encryption and for the equivalent inverse cipher (FIPS 197 5.3.5).
 #[derive(Clone)]
-pub(super) struct Keys {
+pub(crate) struct Keys {
     enc: [Block; 15],
     dec: [Block; 15],
     rounds: usize,
@@ -27,12 +27,12 @@ impl Drop for Keys {
 
 impl Keys {
     /// The encryption round keys (`rounds() + 1` of them used).
-    pub(super) fn enc_keys(&self) -> &[Block; 15] {
+    pub(crate) fn enc_keys(&self) -> &[Block; 15] {
         &self.enc
     }
 
     /// The number of rounds: 10, 12 or 14.
-    pub(super) fn rounds(&self) -> usize {
+    pub(crate) fn rounds(&self) -> usize {
         self.rounds
     }
 

@@ -38,17 +38,11 @@
 mod soft;
 
 #[cfg(target_arch = "aarch64")]
-mod aarch64_aes;
-#[cfg(target_arch = "aarch64")]
-pub(crate) mod aarch64_gcm;
+pub(crate) mod aarch64_aes;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+pub(crate) mod x86;
 #[cfg(target_arch = "x86_64")]
 mod x86_aesni;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_aesni_gcm;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_gcm;
 #[cfg(target_arch = "x86_64")]
 mod x86_modes;
 #[cfg(target_arch = "x86_64")]
@@ -94,7 +88,7 @@ crate::cpu::backends! {
 /// inline rather than boxed so that the crate needs no allocator (`no_std` without `alloc`).
 #[derive(Clone)]
 #[allow(clippy::large_enum_variant)]
-enum Inner {
+pub(crate) enum Inner {
     #[cfg(target_arch = "x86_64")]
     Vaes512(x86::Keys, arch_cpu::Vaes512),
     #[cfg(target_arch = "x86_64")]
@@ -186,110 +180,11 @@ impl Aes {
         self.key_len
     }
 
-    /// Whether this key runs on the 256-bit VAES backend (the one the fused AES-GCM kernel
-    /// [`x86_gcm`] is written for).
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn vaes256(&self) -> Option<arch_cpu::Vaes256> {
-        match &self.inner {
-            Inner::Vaes(_, t, _) => Some(*t),
-            _ => None,
-        }
-    }
-
-    /// GCM's bulk pass in one loop ([`x86_gcm::ctr_ghash`]) over the whole groups of
-    /// [`x86_gcm::GROUP_BLOCKS`] blocks of `dst` (from `src` when given, else in place);
-    /// returns the bytes done. Nothing is done (0) unless the key is on the VAES backend.
-    /// The counter's last word must not wrap inside `dst`.
-    #[cfg(target_arch = "x86_64")]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn gcm_ctr_ghash(
-        &self,
-        clmul: arch_cpu::Vpclmul256,
-        pow: &x86_gcm::Powers,
-        kar: &x86_gcm::Powers,
-        decrypt: bool,
-        ctr: &Block,
-        y: &mut Block,
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-    ) -> Result<usize, Error> {
-        let Inner::Vaes(k, t, _) = &self.inner else {
-            return Ok(0);
-        };
-        let (io, len) = whole_groups(src, dst, x86_gcm::GROUP_BLOCKS)?;
-        x86_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
-        Ok(len)
-    }
-
-    /// Whether this key runs on the AES-NI backend (the one the fused AES-GCM kernel
-    /// [`x86_aesni_gcm`] is written for).
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn aesni(&self) -> Option<arch_cpu::AesNi> {
-        match &self.inner {
-            Inner::AesNi(_, t) => Some(*t),
-            _ => None,
-        }
-    }
-
-    /// GCM's bulk pass in one loop with AES-NI and PCLMULQDQ
-    /// ([`x86_aesni_gcm::ctr_ghash`]) over the whole groups of
-    /// [`x86_aesni_gcm::GROUP_BLOCKS`] blocks of `dst` (from `src` when given, else in
-    /// place); returns the bytes done. Nothing is done (0) unless the key is on the AES-NI
-    /// backend. The counter's last word counts modulo 2^32.
-    #[cfg(target_arch = "x86_64")]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn gcm_ctr_ghash_aesni(
-        &self,
-        clmul: arch_cpu::Pclmul,
-        pow: &x86_aesni_gcm::Powers,
-        kar: &x86_aesni_gcm::Powers,
-        decrypt: bool,
-        ctr: &Block,
-        y: &mut Block,
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-    ) -> Result<usize, Error> {
-        let Inner::AesNi(k, t) = &self.inner else {
-            return Ok(0);
-        };
-        let (io, len) = whole_groups(src, dst, x86_aesni_gcm::GROUP_BLOCKS)?;
-        x86_aesni_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
-        Ok(len)
-    }
-
-    /// Whether this key runs on the ARMv8 AES backend (the one the fused AES-GCM kernel
-    /// [`aarch64_gcm`] is written for).
-    #[cfg(target_arch = "aarch64")]
-    pub(crate) fn armce(&self) -> Option<arch_cpu::AesCe> {
-        match &self.inner {
-            Inner::ArmCe(_, t) => Some(*t),
-            _ => None,
-        }
-    }
-
-    /// GCM's bulk pass in one loop with ARMv8 AES and PMULL ([`aarch64_gcm::ctr_ghash`])
-    /// over the whole groups of [`aarch64_gcm::GROUP_BLOCKS`] blocks of `dst` (from `src`
-    /// when given, else in place); returns the bytes done. Nothing is done (0) unless the
-    /// key is on the ARMv8 AES backend. The counter's last word counts modulo 2^32.
-    #[cfg(target_arch = "aarch64")]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn gcm_ctr_ghash_armce(
-        &self,
-        clmul: arch_cpu::Pmull,
-        pow: &aarch64_gcm::Powers,
-        kar: &aarch64_gcm::Powers,
-        decrypt: bool,
-        ctr: &Block,
-        y: &mut Block,
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-    ) -> Result<usize, Error> {
-        let Inner::ArmCe(k, t) = &self.inner else {
-            return Ok(0);
-        };
-        let (io, len) = whole_groups(src, dst, aarch64_gcm::GROUP_BLOCKS)?;
-        aarch64_gcm::ctr_ghash(k, *t, clmul, pow, kar, decrypt, ctr, y, io);
-        Ok(len)
+    /// The chosen backend with its key schedule (for the fused AES-GCM engines in
+    /// `aead::aes_gcm`, which run their own kernels on it).
+    #[inline]
+    pub(crate) fn inner(&self) -> &Inner {
+        &self.inner
     }
 
     fn encrypt_inout(&self, io: InOut<'_>) {
@@ -386,29 +281,6 @@ fn chaining(v: &mut [u8], data_len: usize) -> Result<&mut Block, Error> {
     check_iv(v.len(), BLOCK_LEN)?;
     check_whole_blocks(data_len, BLOCK_LEN)?;
     Ok(v.try_into().expect("length checked"))
-}
-
-/// The whole groups of `group_blocks` blocks at the start of `dst` (from `src` when given,
-/// else in place), for a fused GCM kernel; with their length in bytes.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-fn whole_groups<'a>(
-    src: Option<&'a [u8]>,
-    dst: &'a mut [u8],
-    group_blocks: usize,
-) -> Result<(InOut<'a>, usize), Error> {
-    let len = dst.len() - dst.len() % (16 * group_blocks);
-    let dst = &mut dst[..len];
-    let io = match src {
-        Some(s) => InOut::new(
-            s.get(..len).ok_or(Error::LengthMismatch {
-                input: s.len(),
-                output: len,
-            })?,
-            dst,
-        )?,
-        None => InOut::in_place(dst),
-    };
-    Ok((io, len))
 }
 
 /// Calls the backend module's function `$f(keys, token, args...)` for the key's backend,

@@ -3,15 +3,16 @@
 //! ciphertext blocks (when encrypting) or of the same sixteen (when decrypting, the input)
 //! is computed between the AES rounds, with the powers `H^16..H^1` of the
 //! `x86_vpclmul` GHASH backend and one reduction per group (Karatsuba, three VPCLMULQDQ
-//! per register; reduction as in `aead/ghash`, by `K = 0xc2 << 56`).
+//! per register; the products and the reduction are `arith::clmul::x86_vpclmul`'s).
 //!
 //! The kernel knows nothing of GCM's framing: it takes counter, GHASH state (GCM byte
 //! order) and whole groups; `aead::gcm` does the rest.
 
 use core::arch::x86_64::*;
 
-use super::x86::{by_rounds, splat_keys, Keys, Lanes};
-use super::Block;
+use crate::arith::clmul::x86_vpclmul::{karatsuba, reduce, rev_mask};
+use crate::block::aes::x86::{by_rounds, splat_keys, Keys, Lanes};
+use crate::block::aes::Block;
 use crate::cpu::x86::{Vaes256, Vpclmul256};
 use crate::inout::InOut;
 
@@ -24,16 +25,6 @@ pub(crate) const GROUP_BLOCKS: usize = 2 * W;
 /// lane by lane by `pow[j]` = `(tw(H^(16-2j)), tw(H^(15-2j)))`; `kar[j]` holds the XOR
 /// of each lane's halves.
 pub(crate) type Powers = [[u8; 32]; W];
-
-#[inline(always)]
-unsafe fn rev_mask() -> __m256i {
-    // SAFETY: AVX per the caller's contract.
-    unsafe {
-        _mm256_broadcastsi128_si256(_mm_set_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        ))
-    }
-}
 
 /// Adds the Karatsuba terms of register `j` of the group at `p` (XORed with `extra`)
 /// times `pow[j]` to `t`.
@@ -56,38 +47,7 @@ unsafe fn product(
         let h = _mm256_loadu_si256(pow[j].as_ptr().cast());
         let hk = _mm256_loadu_si256(kar[j].as_ptr().cast());
         let x = _mm256_xor_si256(_mm256_shuffle_epi8(x, rev_mask()), extra);
-        t[0] = _mm256_xor_si256(t[0], _mm256_clmulepi64_epi128::<0x00>(x, h));
-        t[1] = _mm256_xor_si256(t[1], _mm256_clmulepi64_epi128::<0x11>(x, h));
-        let xk = _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4e>(x));
-        t[2] = _mm256_xor_si256(t[2], _mm256_clmulepi64_epi128::<0x00>(xk, hk));
-    }
-}
-
-/// Folds the two lanes of each term and reduces: the new (reflected) GHASH state.
-///
-/// # Safety
-///
-/// AVX2 and PCLMULQDQ are enabled.
-#[inline(always)]
-unsafe fn reduce(t: &[__m256i; 3]) -> __m128i {
-    // SAFETY: features per the contract.
-    unsafe {
-        let fold =
-            |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let (lo, hi, mid) = (fold(t[0]), fold(t[1]), fold(t[2]));
-        let mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
-        let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
-        let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
-        let k = _mm_set_epi64x(0, 0xc200_0000_0000_0000_u64 as i64);
-        let u = _mm_xor_si128(
-            _mm_shuffle_epi32::<0x4e>(lo),
-            _mm_clmulepi64_si128::<0x00>(lo, k),
-        );
-        let v = _mm_xor_si128(
-            _mm_shuffle_epi32::<0x4e>(u),
-            _mm_clmulepi64_si128::<0x00>(u, k),
-        );
-        _mm_xor_si128(hi, v)
+        karatsuba(t, x, h, hk);
     }
 }
 
@@ -247,7 +207,7 @@ unsafe fn first_group<const NR: usize>(
 /// left to the caller): CTR from counter block `c` (whose last word must not wrap inside
 /// `io`) and GHASH of the ciphertext into `y` (GCM byte order).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn ctr_ghash(
+pub(crate) fn ctr_ghash(
     keys: &Keys,
     _t: Vaes256,
     _c: Vpclmul256,

@@ -12,8 +12,9 @@
 
 use core::arch::x86_64::*;
 
-use super::x86::{by_rounds, splat_keys, Keys, Lanes};
-use super::Block;
+use crate::arith::clmul::x86_pclmul::{finish, mul3};
+use crate::block::aes::x86::{by_rounds, splat_keys, Keys, Lanes};
+use crate::block::aes::Block;
 use crate::cpu::x86::{AesNi, Pclmul};
 use crate::inout::InOut;
 
@@ -60,10 +61,10 @@ unsafe fn product(
         let h = _mm_loadu_si128(pow[i].as_ptr().cast());
         let hk = _mm_loadu_si128(kar[i].as_ptr().cast());
         let x = _mm_xor_si128(_mm_shuffle_epi8(x, rev_mask()), extra);
-        t[0] = _mm_xor_si128(t[0], _mm_clmulepi64_si128::<0x00>(x, h));
-        t[1] = _mm_xor_si128(t[1], _mm_clmulepi64_si128::<0x11>(x, h));
-        let xk = _mm_xor_si128(x, _mm_shuffle_epi32::<0x4e>(x));
-        t[2] = _mm_xor_si128(t[2], _mm_clmulepi64_si128::<0x00>(xk, hk));
+        let (lo, hi, mid) = mul3(x, h, hk);
+        t[0] = _mm_xor_si128(t[0], lo);
+        t[1] = _mm_xor_si128(t[1], hi);
+        t[2] = _mm_xor_si128(t[2], mid);
     }
 }
 
@@ -75,22 +76,7 @@ unsafe fn product(
 #[inline(always)]
 unsafe fn reduce(t: &[__m128i; 3]) -> __m128i {
     // SAFETY: features per the contract.
-    unsafe {
-        let (lo, hi, mid) = (t[0], t[1], t[2]);
-        let mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
-        let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
-        let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
-        let k = _mm_set_epi64x(0, 0xc200_0000_0000_0000_u64 as i64);
-        let u = _mm_xor_si128(
-            _mm_shuffle_epi32::<0x4e>(lo),
-            _mm_clmulepi64_si128::<0x00>(lo, k),
-        );
-        let v = _mm_xor_si128(
-            _mm_shuffle_epi32::<0x4e>(u),
-            _mm_clmulepi64_si128::<0x00>(u, k),
-        );
-        _mm_xor_si128(hi, v)
-    }
+    unsafe { finish(t[0], t[1], t[2]) }
 }
 
 /// The GHASH of one group at `p` on top of `acc`, alone (the last group when encrypting).
@@ -237,7 +223,7 @@ fn kernel<const NR: usize, const DEC: bool>(
 /// left to the caller): CTR from counter block `c` (the last word counting modulo 2^32)
 /// and GHASH of the ciphertext into `y` (GCM byte order).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn ctr_ghash(
+pub(crate) fn ctr_ghash(
     keys: &Keys,
     _t: AesNi,
     _c: Pclmul,

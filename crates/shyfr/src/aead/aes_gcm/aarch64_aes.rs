@@ -3,7 +3,7 @@
 //! previous eight ciphertext blocks (when encrypting) or of the same eight (when
 //! decrypting, the input) is computed between the AES rounds — one Karatsuba product
 //! (three PMULL) after each of the first eight rounds, with the powers `H^8..H^1` of the
-//! `aarch64_pmull` GHASH backend, and one reduction per group (as in `aead/ghash`, by
+//! `aarch64_pmull` GHASH backend, and one reduction per group (as in `arith::clmul`, by
 //! `K = 0xc2 << 56`).
 //!
 //! The kernel knows nothing of GCM's framing: it takes counter, GHASH state (GCM byte
@@ -11,9 +11,9 @@
 
 use core::arch::aarch64::*;
 
-use super::aarch64_aes::Keys;
-use super::Block;
-use crate::aead::ghash::aarch64_pmull::{pmull_hi, pmull_lo, swap};
+use crate::arith::clmul::aarch64_pmull::{finish, pmull_hi, pmull_lo, swap};
+use crate::block::aes::aarch64_aes::Keys;
+use crate::block::aes::Block;
 use crate::cpu::aarch64::{AesCe, Pmull};
 use crate::inout::InOut;
 
@@ -64,15 +64,7 @@ unsafe fn product(
 #[inline]
 #[target_feature(enable = "neon,aes")]
 fn reduce(t: &[uint64x2_t; 3]) -> uint64x2_t {
-    let (lo, hi, mid) = (t[0], t[1], t[2]);
-    let z = vdupq_n_u64(0);
-    let mid = veorq_u64(mid, veorq_u64(lo, hi));
-    let lo = veorq_u64(lo, vextq_u64::<1>(z, mid));
-    let hi = veorq_u64(hi, vextq_u64::<1>(mid, z));
-    let k = vsetq_lane_u64::<0>(0xc200_0000_0000_0000, z);
-    let u = veorq_u64(swap(lo), pmull_lo(lo, k));
-    let v = veorq_u64(swap(u), pmull_lo(u, k));
-    veorq_u64(hi, v)
+    finish(t[0], t[1], t[2])
 }
 
 /// The GHASH of one group at `p` on top of `acc`, alone (the last group when encrypting).
@@ -198,7 +190,7 @@ fn kernel<const NR: usize, const DEC: bool>(
 /// left to the caller): CTR from counter block `c` (the last word counting modulo 2^32)
 /// and GHASH of the ciphertext into `y` (GCM byte order).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn ctr_ghash(
+pub(crate) fn ctr_ghash(
     keys: &Keys,
     _t: AesCe,
     _c: Pmull,

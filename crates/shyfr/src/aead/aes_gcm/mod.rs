@@ -1,0 +1,467 @@
+//! AES-GCM: [`AesGcm`] (key length chosen at run time), [`Aes128Gcm`], [`Aes192Gcm`],
+//! [`Aes256Gcm`], and the fused engines that run AES counter mode and GHASH in one loop.
+//!
+//! The AES and GHASH backends are chosen when the key is set up (fastest available, or
+//! explicitly with `with_backends`); the pair then picks the engine of the bulk pass
+//! ([`AesGcm::engine`]), one file per engine:
+//!
+//! | engine | file | AES backend | GHASH backend |
+//! |--------|------|-------------|---------------|
+//! | `fused_vaes_vpclmul` | `x86_vaes.rs` | `x86_vaes` (ymm) | `x86_vpclmul` |
+//! | `fused_aesni_pclmul` | `x86_aesni.rs` | `x86_aesni` | `x86_pclmul` |
+//! | `fused_aes_pmull` | `aarch64_aes.rs` | `aarch64_aes` | `aarch64_pmull` |
+//! | `generic` | `aead/gcm/bulk.rs` | any | any |
+//!
+//! A fused engine covers the whole groups of a call's data; tails and a counter word about
+//! to wrap (only with nonces of other than 12 bytes) go through the generic pass. The
+//! message framing (nonce, AAD, partial blocks, tag) is [`crate::aead::gcm`]'s, the same
+//! for every engine; see there for the verbs, nonces, tags and limits.
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64_aes;
+#[cfg(target_arch = "x86_64")]
+mod x86_aesni;
+#[cfg(target_arch = "x86_64")]
+mod x86_vaes;
+
+use crate::aead::gcm::{check_tag_len, ctr_ghash_generic, gcm_verbs, Core, Gcm, NONCE_LEN, TAG_LEN};
+use crate::aead::ghash;
+use crate::block::aes::{self, Aes};
+use crate::Error;
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use crate::block::aes::Inner as AesInner;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use crate::inout::InOut;
+
+const BLOCK: usize = 16;
+
+/// A fused engine: AES counter mode and GHASH interleaved in one loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fusion {
+    /// VAES + VPCLMULQDQ on 256-bit registers (`x86_vaes.rs`).
+    #[cfg(target_arch = "x86_64")]
+    VaesVpclmul,
+    /// AES-NI + PCLMULQDQ, eight blocks in flight (`x86_aesni.rs`).
+    #[cfg(target_arch = "x86_64")]
+    AesniPclmul,
+    /// ARMv8 AES + PMULL, eight blocks in flight (`aarch64_aes.rs`).
+    #[cfg(target_arch = "aarch64")]
+    AesPmull,
+}
+
+impl Fusion {
+    /// The engine's name (see [`AesGcm::engine`]).
+    const fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Fusion::VaesVpclmul => "fused_vaes_vpclmul",
+            #[cfg(target_arch = "x86_64")]
+            Fusion::AesniPclmul => "fused_aesni_pclmul",
+            #[cfg(target_arch = "aarch64")]
+            Fusion::AesPmull => "fused_aes_pmull",
+        }
+    }
+
+    /// The engine written for the backends `g`'s AES and GHASH keys are on, if any.
+    fn for_key(g: &Gcm<Aes>) -> Option<Fusion> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let gk = Core::ghash(g);
+            match g.cipher().inner() {
+                AesInner::Vaes(..) if gk.vpclmul_powers().is_some() => Some(Fusion::VaesVpclmul),
+                AesInner::AesNi(..) if gk.pclmul_powers().is_some() => Some(Fusion::AesniPclmul),
+                _ => None,
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            match g.cipher().inner() {
+                AesInner::ArmCe(..) if Core::ghash(g).pmull_powers().is_some() => {
+                    Some(Fusion::AesPmull)
+                }
+                _ => None,
+            }
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        {
+            let _ = g;
+            None
+        }
+    }
+
+    /// The engine's kernel over the whole groups at the start of `dst` (from `src` when
+    /// given, else in place): counter mode from `ctr` (whose last word must not wrap in
+    /// `dst`) and GHASH of the ciphertext into `y`. Returns the bytes done.
+    #[allow(unused_variables)]
+    fn run(
+        self,
+        g: &Gcm<Aes>,
+        decrypt: bool,
+        ctr: &[u8; 16],
+        y: &mut [u8; 16],
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<usize, Error> {
+        let gk = Core::ghash(g);
+        match (self, g.cipher().inner()) {
+            #[cfg(target_arch = "x86_64")]
+            (Fusion::VaesVpclmul, AesInner::Vaes(k, t, _)) => {
+                let Some((c, pow, kar)) = gk.vpclmul_powers() else {
+                    return Ok(0);
+                };
+                let (io, len) = whole_groups(src, dst, x86_vaes::GROUP_BLOCKS)?;
+                x86_vaes::ctr_ghash(k, *t, c, pow, kar, decrypt, ctr, y, io);
+                Ok(len)
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Fusion::AesniPclmul, AesInner::AesNi(k, t)) => {
+                let Some((c, pow, kar)) = gk.pclmul_powers() else {
+                    return Ok(0);
+                };
+                let (io, len) = whole_groups(src, dst, x86_aesni::GROUP_BLOCKS)?;
+                x86_aesni::ctr_ghash(k, *t, c, pow, kar, decrypt, ctr, y, io);
+                Ok(len)
+            }
+            #[cfg(target_arch = "aarch64")]
+            (Fusion::AesPmull, AesInner::ArmCe(k, t)) => {
+                let Some((c, pow, kar)) = gk.pmull_powers() else {
+                    return Ok(0);
+                };
+                let (io, len) = whole_groups(src, dst, aarch64_aes::GROUP_BLOCKS)?;
+                aarch64_aes::ctr_ghash(k, *t, c, pow, kar, decrypt, ctr, y, io);
+                Ok(len)
+            }
+            #[allow(unreachable_patterns)]
+            _ => Ok(0),
+        }
+    }
+}
+
+/// The whole groups of `group_blocks` blocks at the start of `dst` (from `src` when given,
+/// else in place), for a fused kernel; with their length in bytes.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn whole_groups<'a>(
+    src: Option<&'a [u8]>,
+    dst: &'a mut [u8],
+    group_blocks: usize,
+) -> Result<(InOut<'a>, usize), Error> {
+    let len = dst.len() - dst.len() % (BLOCK * group_blocks);
+    let dst = &mut dst[..len];
+    let io = match src {
+        Some(s) => InOut::new(
+            s.get(..len).ok_or(Error::LengthMismatch {
+                input: s.len(),
+                output: len,
+            })?,
+            dst,
+        )?,
+        None => InOut::in_place(dst),
+    };
+    Ok((io, len))
+}
+
+/// How an [`AesGcm`] key does its bulk work: the generic GCM key (whose single-block and
+/// GHASH calls every engine uses for everything but the bulk pass) and, when its backends
+/// have one, the fused engine, chosen at key set-up.
+#[derive(Clone)]
+struct Engine {
+    gcm: Gcm<Aes>,
+    fusion: Option<Fusion>,
+}
+
+impl Core for Engine {
+    fn encrypt_block(&self, block: &mut [u8; 16]) -> Result<(), Error> {
+        Core::encrypt_block(&self.gcm, block)
+    }
+
+    fn ghash(&self) -> &ghash::Key {
+        Core::ghash(&self.gcm)
+    }
+
+    fn ctr_ghash(
+        &self,
+        decrypt: bool,
+        ctr: &mut [u8; 16],
+        y: &mut [u8; 16],
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> Result<(), Error> {
+        let mut done = 0;
+        if let Some(f) = self.fusion {
+            // The kernels' counters do not carry out of the last word: they run only when
+            // the word does not wrap inside `dst` (always, with 12-byte nonces).
+            let low = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+            if (dst.len() / BLOCK) as u64 <= (1u64 << 32) - low as u64 {
+                done = f.run(&self.gcm, decrypt, ctr, y, src, dst)?;
+                let next = low.wrapping_add((done / BLOCK) as u32);
+                ctr[12..].copy_from_slice(&next.to_be_bytes());
+            }
+        }
+        if done == dst.len() {
+            return Ok(());
+        }
+        ctr_ghash_generic(
+            self.gcm.cipher(),
+            Core::ghash(&self.gcm),
+            decrypt,
+            ctr,
+            y,
+            src.map(|s| &s[done..]),
+            &mut dst[done..],
+        )
+    }
+}
+
+/// AES-GCM with a 16-, 24- or 32-byte key chosen at run time.
+///
+/// Prefer [`Aes128Gcm`] / [`Aes256Gcm`] when the key length is known.
+///
+/// ```
+/// use shyfr::aead::aes_gcm::AesGcm;
+/// let gcm = AesGcm::new_from_slice(&[1u8; 16]).unwrap();
+/// let mut buf = *b"sixteen byte msg";
+/// let tag = gcm.seal_in_place(&[0u8; 12], b"aad", &mut buf).unwrap();
+/// gcm.open_in_place(&[0u8; 12], b"aad", &mut buf, tag.as_bytes()).unwrap();
+/// assert_eq!(&buf, b"sixteen byte msg");
+/// ```
+#[derive(Clone)]
+pub struct AesGcm {
+    engine: Engine,
+}
+
+impl core::fmt::Debug for AesGcm {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("AesGcm")
+            .field("aes", &self.aes_backend())
+            .field("ghash", &self.ghash_backend())
+            .field("engine", &self.engine())
+            .field("tag_len", &self.tag_len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl AesGcm {
+    /// Sets up a 16-, 24- or 32-byte key with the fastest AES and GHASH backends.
+    pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+        Self::with_backends(key, aes::Backend::best(), ghash::Backend::best())
+    }
+
+    /// Sets up a key with explicit AES and GHASH backends (for tests and benchmarks);
+    /// [`Error::BackendUnavailable`] if either is not available here. The pair picks the
+    /// fused engine written for it, if any.
+    pub fn with_backends(
+        key: &[u8],
+        aes_backend: aes::Backend,
+        ghash_backend: ghash::Backend,
+    ) -> Result<Self, Error> {
+        let mut g = AesGcm::with_backends_generic(key, aes_backend, ghash_backend)?;
+        g.engine.fusion = Fusion::for_key(&g.engine.gcm);
+        Ok(g)
+    }
+
+    /// As [`with_backends`](Self::with_backends), but never with a fused engine: the bulk
+    /// pass runs the AES backend's counter blocks and the GHASH backend one after the
+    /// other (for tests and benchmarks).
+    pub fn with_backends_generic(
+        key: &[u8],
+        aes_backend: aes::Backend,
+        ghash_backend: ghash::Backend,
+    ) -> Result<Self, Error> {
+        let aes = Aes::with_backend(key, aes_backend)?;
+        Ok(AesGcm {
+            engine: Engine {
+                gcm: Gcm::with_ghash_backend(aes, ghash_backend)?,
+                fusion: None,
+            },
+        })
+    }
+
+    /// The engine of the bulk pass: `"fused_vaes_vpclmul"`, `"fused_aesni_pclmul"` or
+    /// `"fused_aes_pmull"` (AES and GHASH in one loop, with VAES and VPCLMULQDQ, AES-NI and
+    /// PCLMULQDQ, or ARMv8 AES and PMULL) or `"generic"` (the AES backend, then the GHASH
+    /// backend).
+    pub fn engine(&self) -> &'static str {
+        self.engine.fusion.map_or("generic", Fusion::name)
+    }
+
+    fn core(&self) -> &(dyn Core + Sync) {
+        &self.engine
+    }
+
+    /// The same key with `len`-byte tags, `len` in 12..=16 (96 to 128 bits).
+    pub fn with_tag_len(mut self, len: usize) -> Result<Self, Error> {
+        check_tag_len(len, false)?;
+        self.engine.gcm = self.engine.gcm.with_tag_len(len)?;
+        Ok(self)
+    }
+
+    /// The same key with `len`-byte tags where `len` may also be 4 or 8 (32 or 64 bits);
+    /// see [`Gcm::with_short_tag_len`] for the limits the caller must enforce.
+    pub fn with_short_tag_len(mut self, len: usize) -> Result<Self, Error> {
+        self.engine.gcm = self.engine.gcm.with_short_tag_len(len)?;
+        Ok(self)
+    }
+
+    /// Tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.engine.gcm.tag_len()
+    }
+
+    /// Key length in bytes (16, 24 or 32).
+    pub fn key_len(&self) -> usize {
+        self.engine.gcm.cipher().key_len()
+    }
+
+    /// The AES backend this key uses.
+    pub fn aes_backend(&self) -> aes::Backend {
+        self.engine.gcm.cipher().backend()
+    }
+
+    /// The GHASH backend this key uses.
+    pub fn ghash_backend(&self) -> ghash::Backend {
+        self.engine.gcm.ghash_backend()
+    }
+
+    gcm_verbs!(self => (self.core(), self.tag_len(), Some(self.core())));
+}
+
+macro_rules! sized_gcm {
+    ($(#[$m:meta])* $name:ident, $len:expr) => {
+        $(#[$m])*
+        #[derive(Clone, Debug)]
+        pub struct $name(AesGcm);
+
+        impl $name {
+            /// Key length in bytes.
+            pub const KEY_LEN: usize = $len;
+            /// The recommended nonce length in bytes.
+            pub const NONCE_LEN: usize = NONCE_LEN;
+            /// The default tag length in bytes.
+            pub const TAG_LEN: usize = TAG_LEN;
+
+            /// Sets up the key with the fastest AES and GHASH backends.
+            pub fn new(key: &[u8; $len]) -> Self {
+                $name(
+                    AesGcm::new_from_slice(key)
+                        .expect("a key of the right length on the best backends is accepted"),
+                )
+            }
+
+            /// Sets up a key given as a slice; [`Error::InvalidKeyLength`] unless it is
+            #[doc = concat!(stringify!($len), " bytes long.")]
+            pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+                if key.len() != $len {
+                    return Err(Error::InvalidKeyLength { got: key.len() });
+                }
+                AesGcm::new_from_slice(key).map($name)
+            }
+
+            /// Sets up the key with explicit AES and GHASH backends.
+            pub fn with_backends(
+                key: &[u8; $len],
+                aes_backend: aes::Backend,
+                ghash_backend: ghash::Backend,
+            ) -> Result<Self, Error> {
+                AesGcm::with_backends(key, aes_backend, ghash_backend).map($name)
+            }
+
+            /// The same key with `len`-byte tags, `len` in 12..=16.
+            pub fn with_tag_len(self, len: usize) -> Result<Self, Error> {
+                self.0.with_tag_len(len).map($name)
+            }
+
+            /// The same key with `len`-byte tags where `len` may also be 4 or 8; see
+            /// [`Gcm::with_short_tag_len`].
+            pub fn with_short_tag_len(self, len: usize) -> Result<Self, Error> {
+                self.0.with_short_tag_len(len).map($name)
+            }
+
+            /// Tag length in bytes.
+            pub fn tag_len(&self) -> usize {
+                self.0.tag_len()
+            }
+
+            /// The AES backend this key uses.
+            pub fn aes_backend(&self) -> aes::Backend {
+                self.0.aes_backend()
+            }
+
+            /// The GHASH backend this key uses.
+            pub fn ghash_backend(&self) -> ghash::Backend {
+                self.0.ghash_backend()
+            }
+
+            gcm_verbs!(self => (self.0.core(), self.0.tag_len(), Some(self.0.core())));
+        }
+    };
+}
+
+sized_gcm!(
+    /// AES-128-GCM: 16-byte key.
+    Aes128Gcm, 16
+);
+sized_gcm!(
+    /// AES-192-GCM: 24-byte key.
+    Aes192Gcm, 24
+);
+sized_gcm!(
+    /// AES-256-GCM: 32-byte key.
+    Aes256Gcm, 32
+);
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// The fused engine's bulk pass equals the generic one for counters whose last word
+    /// ends just before, at and past 2^32 (where it falls back), and for every length
+    /// around its group and tail sizes, both directions.
+    #[test]
+    fn fused_bulk_pass_equals_generic_near_counter_wrap() {
+        let Ok(g) =
+            AesGcm::with_backends(&[0x33; 32], aes::Backend::best(), ghash::Backend::best())
+        else {
+            return;
+        };
+        if g.engine.fusion.is_none() {
+            return;
+        }
+        let gen: &dyn Core = &g.engine.gcm;
+        let fused: &dyn Core = &g.engine;
+        for blocks in [1usize, 7, 8, 15, 16, 17, 23, 24, 31, 32, 33, 47, 48, 70] {
+            for low in [
+                1u32,
+                0xf0,
+                0xfffe_ff00,
+                0xffff_ffff - 70,
+                0xffff_ffff - blocks as u32,
+                0xffff_ffff - blocks as u32 + 1,
+                0xffff_fff0,
+                0xffff_ffff,
+            ] {
+                for decrypt in [false, true] {
+                    let mut start = [9u8; 16];
+                    start[12..].copy_from_slice(&low.to_be_bytes());
+                    let data: Vec<u8> = (0..16 * blocks).map(|i| (i * 7 + 3) as u8).collect();
+                    let (mut c1, mut c2) = (start, start);
+                    let (mut y1, mut y2) = ([5u8; 16], [5u8; 16]);
+                    let mut out1 = vec![0u8; data.len()];
+                    let mut out2 = data.clone();
+                    gen.ctr_ghash(decrypt, &mut c1, &mut y1, Some(&data), &mut out1)
+                        .unwrap();
+                    fused
+                        .ctr_ghash(decrypt, &mut c2, &mut y2, None, &mut out2)
+                        .unwrap();
+                    let what = (blocks, low, decrypt);
+                    assert_eq!(out1, out2, "{what:?}");
+                    assert_eq!(y1, y2, "{what:?}");
+                    assert_eq!(c1, c2, "{what:?}");
+                }
+            }
+        }
+    }
+}
