@@ -12,7 +12,8 @@ use common::aes_backends;
 use modes_common::{pattern, Plain};
 use proptest::prelude::*;
 use shyfr::aes::{Aes, Backend};
-use shyfr::block::{BlockCipher, InOutBuf};
+use shyfr::block::InOutBuf;
+use shyfr::mode::BlockModes;
 use shyfr::Error;
 
 /// The widest batch of any backend is 32 blocks (x86_vaes512).
@@ -20,7 +21,7 @@ const MAX_BLOCKS: usize = 3 * 32 + 1;
 
 /// Output, MAC state and next counter of one `ccm_blocks` call, in place (`split`: from
 /// a separate input buffer).
-fn run<C: BlockCipher>(
+fn run<C: BlockModes>(
     c: &C,
     mac: [u8; 16],
     ctr: [u8; 16],

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use shyfr::aead::gcm::{self, AesGcm};
 use shyfr::aead::ghash::{self, Ghash};
 use shyfr::aes::{Aes, Aes128, Aes256, Backend};
-use shyfr::block::{BlockCipher, InOutBuf};
+use shyfr::block::InOutBuf;
 use shyfr::mode::cbc::{Cbc, CbcDecryptor, CbcEncryptor};
 use shyfr::mode::cfb::{CfbDecryptor, CfbEncryptor, Segment};
 use shyfr::mode::cmac::Cmac;
@@ -21,6 +21,7 @@ use shyfr::mode::ecb::Ecb;
 use shyfr::mode::kw::{Kw, Kwp};
 use shyfr::mode::ofb::Ofb;
 use shyfr::mode::xts::Xts;
+use shyfr::mode::BlockModes;
 use shyfr::pad::Padding;
 use shyfr::Error;
 
@@ -29,7 +30,7 @@ const MAX_BLOCKS: usize = 3 * 32 + 1;
 
 /// Every mode's result on `data` with cipher `c` (one block length `B`), one after the
 /// other, so that two ciphers can be compared in one go.
-fn all_modes<C: BlockCipher + Sync>(c: &C, iv: &[u8], data: &[u8]) -> Vec<Vec<u8>> {
+fn all_modes<C: BlockModes + Sync>(c: &C, iv: &[u8], data: &[u8]) -> Vec<Vec<u8>> {
     let b = C::BLOCK_LEN;
     let whole = &data[..data.len() / b * b];
     let mut out = Vec::new();
@@ -69,7 +70,7 @@ fn all_modes<C: BlockCipher + Sync>(c: &C, iv: &[u8], data: &[u8]) -> Vec<Vec<u8
 }
 
 /// XTS results (encrypt, decrypt) of `data` (at least 16 bytes).
-fn xts_modes<C: BlockCipher + Sync>(k1: C, k2: C, tweak: &[u8; 16], data: &[u8]) -> [Vec<u8>; 2] {
+fn xts_modes<C: BlockModes + Sync>(k1: C, k2: C, tweak: &[u8; 16], data: &[u8]) -> [Vec<u8>; 2] {
     let x = Xts::new(k1, k2).unwrap();
     let mut e = data.to_vec();
     x.encrypt(tweak, &mut e).unwrap();
@@ -146,7 +147,7 @@ fn chaining_values_match_portable() {
     }
 }
 
-fn call<C: BlockCipher>(c: &C, which: usize, state: &mut [u8; 16], data: &mut [u8]) {
+fn call<C: BlockModes>(c: &C, which: usize, state: &mut [u8; 16], data: &mut [u8]) {
     let io = InOutBuf::in_place(data);
     match which {
         0 => c.ctr_blocks(state, 16, io),
@@ -169,7 +170,7 @@ fn splits(len: usize, cuts: &[usize]) -> Vec<usize> {
     v
 }
 
-fn stream_equals_one_shot<C: BlockCipher + Sync>(c: &C, iv: &[u8], data: &[u8], cuts: &[usize]) {
+fn stream_equals_one_shot<C: BlockModes + Sync>(c: &C, iv: &[u8], data: &[u8], cuts: &[usize]) {
     let b = C::BLOCK_LEN;
     let pts = splits(data.len(), cuts);
     let chunks = || pts.windows(2).map(|w| (w[0], w[1]));

@@ -31,7 +31,8 @@
 
 use super::{xor_in_place, xor_to, Tag};
 use crate::block::aes::{self, Aes};
-use crate::block::{BlockCipher, InOutBuf};
+use crate::block::InOutBuf;
+use crate::mode::BlockModes;
 use crate::wipe::wipe;
 use crate::Error;
 
@@ -97,13 +98,13 @@ impl<'a> Params<'a> {
 ///
 /// The chain value is the first half of `pair`; the second half holds `E(A_0)` at the start
 /// and the keystream of a last partial block.
-struct Mac<'c, C: BlockCipher> {
+struct Mac<'c, C: BlockModes> {
     cipher: &'c C,
     pair: [u8; 32],
     s0: [u8; 16],
 }
 
-impl<C: BlockCipher> Drop for Mac<'_, C> {
+impl<C: BlockModes> Drop for Mac<'_, C> {
     fn drop(&mut self) {
         wipe(&mut self.pair);
         wipe(&mut self.s0);
@@ -123,7 +124,7 @@ fn xor_block(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-impl<'c, C: BlockCipher> Mac<'c, C> {
+impl<'c, C: BlockModes> Mac<'c, C> {
     /// `X_0 = E(B_0)` and `S_0 = E(A_0)` in one call.
     fn start(cipher: &'c C, p: &Params<'_>, b0: [u8; 16]) -> Result<Self, Error> {
         let mut m = Mac {
@@ -226,7 +227,7 @@ impl<'c, C: BlockCipher> Mac<'c, C> {
     }
 }
 
-fn seal<C: BlockCipher>(
+fn seal<C: BlockModes>(
     cipher: &C,
     tag_len: usize,
     nonce: &[u8],
@@ -252,7 +253,7 @@ fn seal<C: BlockCipher>(
     Ok(tag)
 }
 
-fn open<C: BlockCipher>(
+fn open<C: BlockModes>(
     cipher: &C,
     tag_len: usize,
     nonce: &[u8],
@@ -363,12 +364,12 @@ macro_rules! ccm_verbs {
 /// assert_eq!(tag.len(), 12);
 /// ```
 #[derive(Clone)]
-pub struct Ccm<C: BlockCipher> {
+pub struct Ccm<C: BlockModes> {
     cipher: C,
     tag_len: u8,
 }
 
-impl<C: BlockCipher> core::fmt::Debug for Ccm<C> {
+impl<C: BlockModes> core::fmt::Debug for Ccm<C> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Ccm")
             .field("tag_len", &self.tag_len)
@@ -376,7 +377,7 @@ impl<C: BlockCipher> core::fmt::Debug for Ccm<C> {
     }
 }
 
-impl<C: BlockCipher> Ccm<C> {
+impl<C: BlockModes> Ccm<C> {
     /// CCM with `cipher` and 16-byte tags; [`Error::InvalidParameter`] unless the cipher
     /// has 16-byte blocks.
     pub fn new(cipher: C) -> Result<Self, Error> {

@@ -28,8 +28,8 @@
 
 use zeroize::Zeroize;
 
-use super::{check_cipher, load_iv, pieces, run_pieces_with, Buf};
-use crate::block::{check_whole_blocks, BlockCipher, InOutBuf, MAX_BLOCK_LEN};
+use super::{check_cipher, load_iv, pieces, run_pieces_with, BlockModes, Buf};
+use crate::block::{check_whole_blocks, InOutBuf, MAX_BLOCK_LEN};
 use crate::pad::Padding;
 use crate::Error;
 
@@ -40,7 +40,7 @@ pub struct Cbc<C> {
 }
 
 /// CBC decryption of whole blocks, split across threads when large.
-fn decrypt_blocks<C: BlockCipher + Sync>(
+fn decrypt_blocks<C: BlockModes + Sync>(
     c: &C,
     iv: &mut [u8],
     data: InOutBuf<'_>,
@@ -71,7 +71,7 @@ fn decrypt_blocks<C: BlockCipher + Sync>(
     Ok(())
 }
 
-impl<C: BlockCipher + Sync> Cbc<C> {
+impl<C: BlockModes + Sync> Cbc<C> {
     /// IV length in bytes: one block.
     pub const IV_LEN: usize = C::BLOCK_LEN;
 
@@ -257,14 +257,14 @@ fn pending_error() -> Error {
 }
 
 /// Streaming CBC encryption of one message.
-pub struct CbcEncryptor<C: BlockCipher> {
+pub struct CbcEncryptor<C: BlockModes> {
     cipher: C,
     iv: Buf,
     pending: Pending,
     padding: Padding,
 }
 
-impl<C: BlockCipher> CbcEncryptor<C> {
+impl<C: BlockModes> CbcEncryptor<C> {
     /// Starts a message with a one-block `iv`; `padding` is applied by `finalize`.
     pub fn new(cipher: C, iv: &[u8], padding: Padding) -> Result<Self, Error> {
         check_cipher::<C>()?;
@@ -327,7 +327,7 @@ impl<C: BlockCipher> CbcEncryptor<C> {
     }
 }
 
-impl<C: BlockCipher> Drop for CbcEncryptor<C> {
+impl<C: BlockModes> Drop for CbcEncryptor<C> {
     fn drop(&mut self) {
         // Buffered plaintext; the IV and ciphertext are not secret.
         self.pending.buf[..C::BLOCK_LEN].zeroize();
@@ -335,14 +335,14 @@ impl<C: BlockCipher> Drop for CbcEncryptor<C> {
 }
 
 /// Streaming CBC decryption of one message.
-pub struct CbcDecryptor<C: BlockCipher> {
+pub struct CbcDecryptor<C: BlockModes> {
     cipher: C,
     iv: Buf,
     pending: Pending,
     padding: Padding,
 }
 
-impl<C: BlockCipher + Sync> CbcDecryptor<C> {
+impl<C: BlockModes + Sync> CbcDecryptor<C> {
     /// Starts a message with a one-block `iv`; `padding` is removed by `finalize`.
     pub fn new(cipher: C, iv: &[u8], padding: Padding) -> Result<Self, Error> {
         check_cipher::<C>()?;
@@ -435,7 +435,7 @@ impl<C: BlockCipher + Sync> CbcDecryptor<C> {
     }
 }
 
-impl<C: BlockCipher> Drop for CbcDecryptor<C> {
+impl<C: BlockModes> Drop for CbcDecryptor<C> {
     fn drop(&mut self) {
         self.pending.buf[..C::BLOCK_LEN].zeroize();
     }

@@ -21,8 +21,8 @@
 
 use zeroize::Zeroize;
 
-use super::{load_iv, Buf};
-use crate::block::{BlockCipher, InOutBuf, MAX_BLOCK_LEN};
+use super::{load_iv, BlockModes, Buf};
+use crate::block::{InOutBuf, MAX_BLOCK_LEN};
 use crate::Error;
 
 /// The CFB segment size `s`.
@@ -37,7 +37,7 @@ pub enum Segment {
 }
 
 /// The state both directions share.
-struct State<C: BlockCipher> {
+struct State<C: BlockModes> {
     cipher: C,
     /// The feedback register (the IV before the first segment).
     reg: Buf,
@@ -49,7 +49,7 @@ struct State<C: BlockCipher> {
     seg: Segment,
 }
 
-impl<C: BlockCipher> State<C> {
+impl<C: BlockModes> State<C> {
     fn new(cipher: C, iv: &[u8], seg: Segment) -> Result<Self, Error> {
         Ok(State {
             reg: load_iv::<C>(iv)?,
@@ -169,7 +169,7 @@ impl<C: BlockCipher> State<C> {
     }
 }
 
-impl<C: BlockCipher> Drop for State<C> {
+impl<C: BlockModes> Drop for State<C> {
     fn drop(&mut self) {
         // The keystream; the register and `cur` hold ciphertext, which is not secret.
         self.ks[..C::BLOCK_LEN].zeroize();
@@ -179,9 +179,9 @@ impl<C: BlockCipher> Drop for State<C> {
 macro_rules! cfb_direction {
     ($(#[$m:meta])* $name:ident, $dec:expr, $verb:literal) => {
         $(#[$m])*
-        pub struct $name<C: BlockCipher>(State<C>);
+        pub struct $name<C: BlockModes>(State<C>);
 
-        impl<C: BlockCipher> $name<C> {
+        impl<C: BlockModes> $name<C> {
             /// IV length in bytes: one block.
             pub const IV_LEN: usize = C::BLOCK_LEN;
 

@@ -25,8 +25,8 @@
 
 use zeroize::Zeroize;
 
-use super::{check_cipher, Buf};
-use crate::block::{xor_in, BlockCipher, MAX_BLOCK_LEN};
+use super::{check_cipher, BlockModes, Buf};
+use crate::block::{xor_in, MAX_BLOCK_LEN};
 use crate::Error;
 
 /// The shortest truncated tag [`Cmac::verify`] accepts, in bytes (SP 800-38B appendix A
@@ -111,7 +111,7 @@ fn dbl(v: &mut [u8], rb: u16) {
 }
 
 /// Streaming CMAC of one message.
-pub struct Cmac<C: BlockCipher> {
+pub struct Cmac<C: BlockModes> {
     cipher: C,
     k1: Buf,
     k2: Buf,
@@ -121,7 +121,7 @@ pub struct Cmac<C: BlockCipher> {
     buf_len: usize,
 }
 
-impl<C: BlockCipher> Cmac<C> {
+impl<C: BlockModes> Cmac<C> {
     /// Tag length in bytes: one block.
     pub const TAG_LEN: usize = C::BLOCK_LEN;
 
@@ -219,7 +219,7 @@ impl<C: BlockCipher> Cmac<C> {
     }
 }
 
-impl<C: BlockCipher> Drop for Cmac<C> {
+impl<C: BlockModes> Drop for Cmac<C> {
     fn drop(&mut self) {
         let b = C::BLOCK_LEN;
         self.k1[..b].zeroize();

@@ -28,12 +28,13 @@
 
 use zeroize::Zeroize;
 
-use super::{load_iv, pieces, run_pieces, Buf};
-use crate::block::{ctr_add, BlockCipher, InOutBuf, MAX_BLOCK_LEN};
+use super::generic::ctr_add;
+use super::{load_iv, pieces, run_pieces, BlockModes, Buf};
+use crate::block::{InOutBuf, MAX_BLOCK_LEN};
 use crate::Error;
 
 /// Streaming CTR keystream for one IV.
-pub struct Ctr<C: BlockCipher> {
+pub struct Ctr<C: BlockModes> {
     cipher: C,
     /// The IV (counter block of keystream block 0).
     iv: Buf,
@@ -55,7 +56,7 @@ fn too_long() -> Error {
     }
 }
 
-impl<C: BlockCipher + Sync> Ctr<C> {
+impl<C: BlockModes + Sync> Ctr<C> {
     /// IV (initial counter block) length in bytes: one block.
     pub const IV_LEN: usize = C::BLOCK_LEN;
 
@@ -179,7 +180,7 @@ impl<C: BlockCipher + Sync> Ctr<C> {
     }
 }
 
-impl<C: BlockCipher> Drop for Ctr<C> {
+impl<C: BlockModes> Drop for Ctr<C> {
     fn drop(&mut self) {
         // The keystream; the counters are not secret.
         self.ks[..C::BLOCK_LEN].zeroize();

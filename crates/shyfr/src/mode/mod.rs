@@ -1,6 +1,7 @@
-//! Modes of operation, generic over [`BlockCipher`]: they never
-//! mention an instruction set; AES reaches its fused kernels through the trait's provided
-//! methods (`ctr_blocks`, `cbc_decrypt_blocks`, `xts_encrypt_blocks`, ...).
+//! Modes of operation, generic over [`BlockCipher`] and this module's [`BlockModes`] (the
+//! inner loops: `ctr_blocks`, `cbc_decrypt_blocks`, `xts_encrypt_blocks`, ...): they never
+//! mention an instruction set. The portable loops are in `generic.rs`; AES reaches its
+//! fused kernels by implementing [`BlockModes`].
 //!
 //! | mode | module | standard | block lengths |
 //! |------|--------|----------|---------------|
@@ -9,7 +10,7 @@
 //! | CFB-1, CFB-8, full-block CFB | [`cfb`] | SP 800-38A | any |
 //! | OFB | [`ofb`] | SP 800-38A | any |
 //! | CTR, full-width or `n`-byte counter, seek | [`ctr`] | SP 800-38A, RFC 3686 | any |
-//! | XTS with ciphertext stealing | [`xts`] | IEEE 1619, SP 800-38E | 128-bit |
+//! | XTS with ciphertext stealing | [`xts`] | IEEE 1619, SP 800-38E (DSTU 7624 fields for 256/512) | 128, 256, 512 |
 //! | KW, KWP | [`kw`] | RFC 3394, RFC 5649, SP 800-38F | 128-bit |
 //! | CMAC | [`cmac`] | SP 800-38B | 64, 128 (+ 256, 512) |
 //!
@@ -29,12 +30,158 @@ pub mod cfb;
 pub mod cmac;
 pub mod ctr;
 pub mod ecb;
+pub(crate) mod generic;
 pub mod kw;
 pub mod ofb;
 pub mod xts;
 
 use crate::block::{BlockCipher, InOutBuf, MAX_BLOCK_LEN};
 use crate::Error;
+
+/// The inner loops of the modes, on whole blocks, with the chaining value (IV, counter,
+/// tweak, MAC state) passed in and updated: what a cipher's fused kernels can speed up.
+///
+/// Every method has a portable default (in `mode/generic.rs`) written with
+/// [`BlockCipher::encrypt_blocks`] / [`BlockCipher::decrypt_blocks`], correct for any block
+/// length up to [`MAX_BLOCK_LEN`]; a cipher with fused kernels (AES) overrides them, and a
+/// cipher without writes `impl BlockModes for MyCipher {}`. The mode files only ever call
+/// this trait, so they never mention an instruction set. Use the mode types rather than
+/// these methods: the mode types add partial blocks, padding, limits and streaming.
+///
+/// Every method checks its arguments and returns an error, never panics: a chaining value
+/// that is not one block is [`Error::InvalidNonceLength`], data that is not whole blocks
+/// [`Error::NotWholeBlocks`].
+pub trait BlockModes: BlockCipher {
+    /// CTR on whole blocks: XORs `E(counter + i)` into block `i`, where the last
+    /// `counter_len` bytes of the one-block `counter` are a big-endian integer incremented
+    /// modulo `2^(8 * counter_len)` (the bytes before it never change). On return `counter`
+    /// is the next unused counter block. `counter_len` is `BLOCK_LEN` for SP 800-38A and 4
+    /// for the GCM / RFC 3686 32-bit counter; outside `1..=BLOCK_LEN` it is
+    /// [`Error::InvalidParameter`]. Wrapping is not an error here: the mode checks limits.
+    fn ctr_blocks(
+        &self,
+        counter: &mut [u8],
+        counter_len: usize,
+        data: InOutBuf<'_>,
+    ) -> Result<(), Error> {
+        generic::ctr(self, counter, counter_len, data)
+    }
+
+    /// CBC encryption of whole blocks; `iv` becomes the last ciphertext block.
+    fn cbc_encrypt_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        generic::cbc_encrypt(self, iv, data)
+    }
+
+    /// CBC decryption of whole blocks; `iv` becomes the last ciphertext block.
+    fn cbc_decrypt_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        generic::cbc_decrypt(self, iv, data)
+    }
+
+    /// Full-block CFB encryption of whole blocks; `iv` becomes the last ciphertext block.
+    fn cfb_encrypt_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        generic::cfb_encrypt(self, iv, data)
+    }
+
+    /// Full-block CFB decryption of whole blocks; `iv` becomes the last ciphertext block.
+    fn cfb_decrypt_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        generic::cfb_decrypt(self, iv, data)
+    }
+
+    /// OFB on whole blocks: `iv` is replaced by `E(iv)` once per block and XORed in; on
+    /// return it is the last keystream block.
+    fn ofb_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        generic::ofb(self, iv, data)
+    }
+
+    /// CBC-MAC absorption: `state = E(state ^ block)` for every whole block of `data`.
+    fn cbc_mac_blocks(&self, state: &mut [u8], data: &[u8]) -> Result<(), Error> {
+        generic::cbc_mac(self, state, data)
+    }
+
+    /// XTS (IEEE 1619) encryption of whole blocks with the *encrypted* tweak `tweak` (one
+    /// block) for the first block; on return `tweak` is the tweak of the next block
+    /// (multiplied by `x` once per block, little-endian as in IEEE 1619, in the field of
+    /// the block length: see [`xts_mul_x`]).
+    fn xts_encrypt_blocks(&self, tweak: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        generic::xts::<Self, false>(self, tweak, data)
+    }
+
+    /// XTS decryption of whole blocks; `tweak` as for
+    /// [`xts_encrypt_blocks`](Self::xts_encrypt_blocks).
+    fn xts_decrypt_blocks(&self, tweak: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        generic::xts::<Self, true>(self, tweak, data)
+    }
+
+    /// CCM's bulk pass (SP 800-38C) on whole blocks: counter mode as in
+    /// [`ctr_blocks`](Self::ctr_blocks) (`counter`, `counter_len`) and the CBC-MAC
+    /// `mac = E(mac ^ p)` of every *plaintext* block `p` as in
+    /// [`cbc_mac_blocks`](Self::cbc_mac_blocks): with `decrypt` false the input is the
+    /// plaintext (MACed, then encrypted), with `decrypt` true the input is the ciphertext
+    /// (decrypted, then its output MACed). On return `counter` is the next unused counter
+    /// block and `mac` the chain value after the last block. The default runs the two
+    /// passes one after the other; fused kernels run both in one loop, the counter blocks
+    /// in the latency shadow of the serial MAC chain.
+    fn ccm_blocks(
+        &self,
+        mac: &mut [u8],
+        counter: &mut [u8],
+        counter_len: usize,
+        data: InOutBuf<'_>,
+        decrypt: bool,
+    ) -> Result<(), Error> {
+        generic::ccm(self, mac, counter, counter_len, data, decrypt)
+    }
+}
+
+impl<T: BlockModes> BlockModes for &T {
+    #[inline]
+    fn ctr_blocks(&self, c: &mut [u8], n: usize, d: InOutBuf<'_>) -> Result<(), Error> {
+        (**self).ctr_blocks(c, n, d)
+    }
+    #[inline]
+    fn cbc_encrypt_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+        (**self).cbc_encrypt_blocks(iv, d)
+    }
+    #[inline]
+    fn cbc_decrypt_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+        (**self).cbc_decrypt_blocks(iv, d)
+    }
+    #[inline]
+    fn cfb_encrypt_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+        (**self).cfb_encrypt_blocks(iv, d)
+    }
+    #[inline]
+    fn cfb_decrypt_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+        (**self).cfb_decrypt_blocks(iv, d)
+    }
+    #[inline]
+    fn ofb_blocks(&self, iv: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+        (**self).ofb_blocks(iv, d)
+    }
+    #[inline]
+    fn cbc_mac_blocks(&self, state: &mut [u8], data: &[u8]) -> Result<(), Error> {
+        (**self).cbc_mac_blocks(state, data)
+    }
+    #[inline]
+    fn xts_encrypt_blocks(&self, t: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+        (**self).xts_encrypt_blocks(t, d)
+    }
+    #[inline]
+    fn xts_decrypt_blocks(&self, t: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
+        (**self).xts_decrypt_blocks(t, d)
+    }
+    #[inline]
+    fn ccm_blocks(
+        &self,
+        mac: &mut [u8],
+        c: &mut [u8],
+        n: usize,
+        d: InOutBuf<'_>,
+        decrypt: bool,
+    ) -> Result<(), Error> {
+        (**self).ccm_blocks(mac, c, n, d, decrypt)
+    }
+}
 
 /// Below this many bytes a bulk call never uses more than one thread (the `parallel`
 /// feature), and no piece of a split call is shorter than half of it.

@@ -15,19 +15,19 @@
 
 use zeroize::Zeroize;
 
-use super::{load_iv, Buf};
-use crate::block::{BlockCipher, InOutBuf, MAX_BLOCK_LEN};
+use super::{load_iv, BlockModes, Buf};
+use crate::block::{InOutBuf, MAX_BLOCK_LEN};
 use crate::Error;
 
 /// Streaming OFB keystream for one IV.
-pub struct Ofb<C: BlockCipher> {
+pub struct Ofb<C: BlockModes> {
     cipher: C,
     /// The last keystream block (the IV before the first).
     reg: Buf,
     pos: usize,
 }
 
-impl<C: BlockCipher> Ofb<C> {
+impl<C: BlockModes> Ofb<C> {
     /// IV length in bytes: one block.
     pub const IV_LEN: usize = C::BLOCK_LEN;
 
@@ -72,7 +72,7 @@ impl<C: BlockCipher> Ofb<C> {
     }
 }
 
-impl<C: BlockCipher> Drop for Ofb<C> {
+impl<C: BlockModes> Drop for Ofb<C> {
     fn drop(&mut self) {
         // The register is the last keystream block.
         self.reg[..C::BLOCK_LEN].zeroize();

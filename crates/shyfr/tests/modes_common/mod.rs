@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use shyfr::block::BlockCipher;
+use shyfr::mode::BlockModes;
 use shyfr::Error;
 
 /// Forwards only the four required methods, so every provided (fused) method runs its
@@ -24,6 +25,9 @@ impl<C: BlockCipher> BlockCipher for Plain<C> {
         self.0.decrypt_blocks_to(input, output)
     }
 }
+
+/// The portable loops of the modes.
+impl<C: BlockCipher> BlockModes for Plain<C> {}
 
 /// A toy invertible cipher with `B`-byte blocks (not secure: for checking that the modes
 /// are correct for block lengths other than 16). Four rounds of: add the key byte-wise,
@@ -64,6 +68,8 @@ impl<const B: usize> Toy<B> {
         }
     }
 }
+
+impl<const B: usize> BlockModes for Toy<B> {}
 
 impl<const B: usize> BlockCipher for Toy<B> {
     const BLOCK_LEN: usize = B;

@@ -24,7 +24,9 @@ mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes;
 
-use crate::aead::gcm::{check_tag_len, ctr_ghash_generic, gcm_verbs, Core, Gcm, NONCE_LEN, TAG_LEN};
+use crate::aead::gcm::{
+    check_tag_len, ctr_ghash_generic, gcm_verbs, Core, Gcm, NONCE_LEN, TAG_LEN,
+};
 use crate::aead::ghash;
 use crate::block::aes::{self, Aes};
 use crate::Error;
@@ -409,7 +411,6 @@ sized_gcm!(
     /// AES-256-GCM: 32-byte key.
     Aes256Gcm, 32
 );
-
 
 #[cfg(test)]
 mod tests {

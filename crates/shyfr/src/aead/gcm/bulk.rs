@@ -2,7 +2,7 @@
 //! blocks, XOR, and a GHASH backend, one after the other. Every engine ends here for what
 //! its fused kernel does not cover (tails, a counter about to wrap).
 
-use super::{BLOCK, BATCH};
+use super::{BATCH, BLOCK};
 use crate::aead::ghash;
 use crate::aead::{xor_in_place, xor_to};
 use crate::block::BlockCipher;
@@ -99,4 +99,3 @@ fn ctr_ghash_batches<C: BlockCipher, const KS: usize>(
     wipe(&mut ks[..used]);
     result
 }
-

@@ -4,10 +4,10 @@ use zeroize::Zeroize;
 
 use super::state::State;
 use super::Core;
-use crate::aead::Tag;
-use crate::Error;
 #[allow(unused_imports)] // for the documentation links
 use super::{MAX_AAD_LEN, MAX_PLAINTEXT_LEN};
+use crate::aead::Tag;
+use crate::Error;
 
 /// Streaming GCM encryption (and streaming GMAC): AAD first, then data, in pieces of any
 /// length; [`finalize`](Self::finalize) returns the tag.
@@ -138,4 +138,3 @@ impl GcmDecryptor<'_> {
         }
     }
 }
-

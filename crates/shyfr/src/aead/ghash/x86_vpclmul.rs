@@ -101,7 +101,13 @@ fn kernel(key: &Key, y: &mut [u8; 16], blocks: &[u8]) {
         for j in 1..W {
             product(key, c, j, &mut t, z);
         }
-        product(key, c, 0, &mut t, _mm256_set_m128i(_mm_setzero_si128(), acc));
+        product(
+            key,
+            c,
+            0,
+            &mut t,
+            _mm256_set_m128i(_mm_setzero_si128(), acc),
+        );
         acc = reduce(&t);
     }
     // SAFETY: PCLMULQDQ and SSSE3 are enabled here.

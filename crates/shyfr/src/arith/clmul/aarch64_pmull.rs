@@ -52,7 +52,11 @@ pub(crate) fn pmull_hi(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
 /// The unreduced Karatsuba terms of `a * h`; `hk` holds `h.lo ^ h.hi` in its low half.
 #[inline]
 #[target_feature(enable = "neon,aes")]
-pub(crate) fn mul3(a: uint64x2_t, h: uint64x2_t, hk: uint64x2_t) -> (uint64x2_t, uint64x2_t, uint64x2_t) {
+pub(crate) fn mul3(
+    a: uint64x2_t,
+    h: uint64x2_t,
+    hk: uint64x2_t,
+) -> (uint64x2_t, uint64x2_t, uint64x2_t) {
     let lo = pmull_lo(a, h);
     let hi = pmull_hi(a, h);
     let mid = pmull_lo(veorq_u64(a, swap(a)), hk);

@@ -294,7 +294,7 @@ fn xts_group<const W: usize, const NR: usize, const DEC: bool>(
         let mut tws = [[0u8; 16]; W];
         for t in tws.iter_mut() {
             *t = *tweak;
-            crate::block::xts_mul_x(tweak);
+            crate::mode::generic::xts_mul_x(tweak);
         }
         // SAFETY: blocks `i..i + W` lie below `end`; all loads precede the stores.
         unsafe {
