@@ -4,7 +4,7 @@
 //! the machine supports was exercised.
 //!
 //! This is the top floor of the crate: each family declares its backends with
-//! [`crate::cpu::backends`] (which gives it its rows) and is listed here once; `cpu/` below
+//! the crate-internal `cpu::backends!` macro (which gives it its rows) and is listed here once; `cpu/` below
 //! imports no algorithm.
 
 pub use crate::cpu::BackendStatus;

@@ -14,7 +14,7 @@
 //! the output on any error, so no unauthenticated plaintext is ever handed out.
 //!
 //! The CBC-MAC is a chain of dependent block encryptions; the message's whole blocks go to
-//! [`BlockCipher::ccm_blocks`], which on the fused AES backends runs the chain and the
+//! [`BlockModes::ccm_blocks`], which on the fused AES backends runs the chain and the
 //! counter-mode encryption in one loop, the counter blocks in the shadow of the chain's
 //! latency.
 //!

@@ -169,10 +169,23 @@ macro_rules! backends {
                 $Inner::new(b).ok_or($crate::Error::BackendUnavailable)
             }
 
-            /// The fastest available backend's token.
+            /// The fastest available backend's token. The choice is cached (two loads on
+            /// the hot path) until [`crate::cpu::set_override`] changes the enabled set.
+            #[inline]
             pub(crate) fn best() -> $Inner {
-                for &b in $Backend::ALL {
+                use core::sync::atomic::{AtomicU64, Ordering};
+                // Generation << 8 | index + 1; 0 until the first choice.
+                static CACHE: AtomicU64 = AtomicU64::new(0);
+                let gen = $crate::cpu::generation();
+                let c = CACHE.load(Ordering::Relaxed);
+                if c != 0 && c >> 8 == gen {
+                    if let Some(t) = $Inner::new($Backend::ALL[(c & 0xff) as usize - 1]) {
+                        return t;
+                    }
+                }
+                for (i, &b) in $Backend::ALL.iter().enumerate() {
                     if let Ok(t) = $Inner::checked(b) {
+                        CACHE.store(gen << 8 | (i as u64 + 1), Ordering::Relaxed);
                         return t;
                     }
                 }

@@ -1,5 +1,5 @@
 //! What the CPU can do, detected once and cached; the `SHYFR_CPU` override; zero-sized
-//! tokens that prove a feature is present; the [`backends!`] declaration every algorithm
+//! tokens that prove a feature is present; the `backends!` declaration every algorithm
 //! family uses for its implementations. This module imports no algorithm: the registry
 //! that lists every family is the top floor, [`crate::registry`].
 //!
@@ -23,6 +23,18 @@
 //! A malformed `SHYFR_CPU` makes the library fall back to `portable` (the choice that can
 //! never enable anything unintended); [`env_override_error`] tells why, and the `shyfr`
 //! command refuses it with a message.
+//!
+//! # Features enabled at compile time
+//!
+//! Built with `-C target-cpu=native` (or `-C target-feature=+aes,...`), a feature the
+//! compiler may assume is still looked up here rather than made a constant: making a
+//! token's `get()` a constant `Some` would take away `SHYFR_CPU` masking, which the tests,
+//! CI's architecture matrix and users rely on (to run the portable code on a machine that
+//! has the instructions). What it costs is one relaxed load of a cached word and a mask
+//! test per key or state set-up, never per block: the backend is chosen once and kept in
+//! the key. What compile-time features do give is inside the kernels: the compiler may use
+//! the instructions in the portable code too. Detection itself (`CPUID`, `XGETBV`, the
+//! auxiliary vector) runs once per process.
 
 /// Declares a zero-sized token that can only be obtained when its features are enabled.
 macro_rules! token {
@@ -406,6 +418,16 @@ pub fn override_active() -> bool {
     OVERRIDE_STATE.load(Ordering::Relaxed) != 0
 }
 
+/// How many times [`set_override`] has replaced the enabled set: the families' cached
+/// choice of the fastest backend is valid for one generation.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// The current override generation (see [`set_override`]).
+#[inline]
+pub(crate) fn generation() -> u64 {
+    GENERATION.load(Ordering::Acquire)
+}
+
 /// Replaces the override (and any `SHYFR_CPU`) with `spec`, applied to [`detected`].
 ///
 /// Keys set up before the call keep the backend they chose; keys set up afterwards follow
@@ -414,6 +436,7 @@ pub fn set_override(spec: &str) -> Result<Features, SpecError> {
     let f = parse_spec(spec, detected())?;
     OVERRIDE_STATE.store(1, Ordering::Relaxed);
     ENABLED.store(f.0 | INIT, Ordering::Release);
+    GENERATION.fetch_add(1, Ordering::AcqRel);
     Ok(f)
 }
 

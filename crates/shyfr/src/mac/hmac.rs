@@ -110,13 +110,9 @@ impl<H: Hash> Hmac<H> {
 
 impl<H: Hash> Drop for Hmac<H> {
     fn drop(&mut self) {
-        // The states are key-equivalent: overwrite them with fresh ones. Volatile, so the
-        // writes are not removed as dead stores.
-        // SAFETY: both pointers come from `&mut` fields, valid and aligned; the old values
-        // are overwritten without being dropped, which only forgoes their (trivial) drops.
-        unsafe {
-            core::ptr::write_volatile(&mut self.inner, H::new());
-            core::ptr::write_volatile(&mut self.outer, H::new());
-        }
+        // The states are key-equivalent: overwrite them with fresh ones, with stores the
+        // compiler must keep.
+        crate::wipe::overwrite(&mut self.inner, H::new());
+        crate::wipe::overwrite(&mut self.outer, H::new());
     }
 }

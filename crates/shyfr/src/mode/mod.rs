@@ -101,7 +101,8 @@ pub trait BlockModes: BlockCipher {
     /// XTS (IEEE 1619) encryption of whole blocks with the *encrypted* tweak `tweak` (one
     /// block) for the first block; on return `tweak` is the tweak of the next block
     /// (multiplied by `x` once per block, little-endian as in IEEE 1619, in the field of
-    /// the block length: see [`xts_mul_x`]).
+    /// the block length: `x^128 + x^7 + x^2 + x + 1`, `x^256 + x^10 + x^5 + x^2 + 1` or
+    /// `x^512 + x^8 + x^5 + x^2 + 1`).
     fn xts_encrypt_blocks(&self, tweak: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
         generic::xts::<Self, false>(self, tweak, data)
     }
