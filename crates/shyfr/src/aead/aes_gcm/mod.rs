@@ -7,7 +7,8 @@
 //!
 //! | engine | file | AES backend | GHASH backend |
 //! |--------|------|-------------|---------------|
-//! | `fused_vaes_vpclmul` | `x86_vaes.rs` | `x86_vaes` (ymm) | `x86_vpclmul` |
+//! | `fused_vaes512_vpclmul512` | `x86_vaes512.rs` | `x86_vaes512` (zmm) | `x86_vpclmul512` |
+//! | `fused_vaes_vpclmul` | `x86_vaes.rs` | `x86_vaes` or `x86_vaes512` (ymm) | `x86_vpclmul` |
 //! | `fused_aesni_pclmul` | `x86_aesni.rs` | `x86_aesni` | `x86_pclmul` |
 //! | `fused_aes_pmull` | `aarch64_aes.rs` | `aarch64_aes` | `aarch64_pmull` |
 //! | `generic` | `aead/gcm/bulk.rs` | any | any |
@@ -23,6 +24,8 @@ mod aarch64_aes;
 mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes;
+#[cfg(target_arch = "x86_64")]
+mod x86_vaes512;
 
 use crate::aead::gcm::{
     check_tag_len, ctr_ghash_generic, gcm_verbs, Core, Gcm, NONCE_LEN, TAG_LEN,
@@ -41,6 +44,9 @@ const BLOCK: usize = 16;
 /// A fused engine: AES counter mode and GHASH interleaved in one loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fusion {
+    /// VAES + VPCLMULQDQ on 512-bit registers (`x86_vaes512.rs`).
+    #[cfg(target_arch = "x86_64")]
+    Vaes512Vpclmul512,
     /// VAES + VPCLMULQDQ on 256-bit registers (`x86_vaes.rs`).
     #[cfg(target_arch = "x86_64")]
     VaesVpclmul,
@@ -57,6 +63,8 @@ impl Fusion {
     const fn name(self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
+            Fusion::Vaes512Vpclmul512 => "fused_vaes512_vpclmul512",
+            #[cfg(target_arch = "x86_64")]
             Fusion::VaesVpclmul => "fused_vaes_vpclmul",
             #[cfg(target_arch = "x86_64")]
             Fusion::AesniPclmul => "fused_aesni_pclmul",
@@ -71,7 +79,12 @@ impl Fusion {
         {
             let gk = Core::ghash(g);
             match g.cipher().inner() {
-                AesInner::Vaes(..) if gk.vpclmul_powers().is_some() => Some(Fusion::VaesVpclmul),
+                AesInner::Vaes512(..) if gk.vpclmul512_powers().is_some() => {
+                    Some(Fusion::Vaes512Vpclmul512)
+                }
+                AesInner::Vaes(..) | AesInner::Vaes512(..) if gk.vpclmul_powers().is_some() => {
+                    Some(Fusion::VaesVpclmul)
+                }
                 AesInner::AesNi(..) if gk.pclmul_powers().is_some() => Some(Fusion::AesniPclmul),
                 _ => None,
             }
@@ -108,12 +121,30 @@ impl Fusion {
         let gk = Core::ghash(g);
         match (self, g.cipher().inner()) {
             #[cfg(target_arch = "x86_64")]
+            (Fusion::Vaes512Vpclmul512, AesInner::Vaes512(k, t)) => {
+                let Some((c, pow, kar)) = gk.vpclmul512_powers() else {
+                    return Ok(0);
+                };
+                let (io, len) = whole_groups(src, dst, x86_vaes512::GROUP_BLOCKS)?;
+                x86_vaes512::ctr_ghash(k, *t, c, pow, kar, decrypt, ctr, y, io);
+                Ok(len)
+            }
+            #[cfg(target_arch = "x86_64")]
             (Fusion::VaesVpclmul, AesInner::Vaes(k, t, _)) => {
                 let Some((c, pow, kar)) = gk.vpclmul_powers() else {
                     return Ok(0);
                 };
                 let (io, len) = whole_groups(src, dst, x86_vaes::GROUP_BLOCKS)?;
                 x86_vaes::ctr_ghash(k, *t, c, pow, kar, decrypt, ctr, y, io);
+                Ok(len)
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Fusion::VaesVpclmul, AesInner::Vaes512(k, t)) => {
+                let Some((c, pow, kar)) = gk.vpclmul_powers() else {
+                    return Ok(0);
+                };
+                let (io, len) = whole_groups(src, dst, x86_vaes::GROUP_BLOCKS)?;
+                x86_vaes::ctr_ghash(k, t.vaes256(), c, pow, kar, decrypt, ctr, y, io);
                 Ok(len)
             }
             #[cfg(target_arch = "x86_64")]
@@ -279,7 +310,8 @@ impl AesGcm {
         })
     }
 
-    /// The engine of the bulk pass: `"fused_vaes_vpclmul"`, `"fused_aesni_pclmul"` or
+    /// The engine of the bulk pass: `"fused_vaes512_vpclmul512"`, `"fused_vaes_vpclmul"`,
+    /// `"fused_aesni_pclmul"` or
     /// `"fused_aes_pmull"` (AES and GHASH in one loop, with VAES and VPCLMULQDQ, AES-NI and
     /// PCLMULQDQ, or ARMv8 AES and PMULL) or `"generic"` (the AES backend, then the GHASH
     /// backend).

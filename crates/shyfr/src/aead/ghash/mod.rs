@@ -4,6 +4,7 @@
 //!
 //! | backend         | needs                      | blocks per reduction |
 //! |-----------------|----------------------------|----------------------|
+//! | `x86_vpclmul512` | VPCLMULQDQ + AVX-512 (512-bit) | 32 (8 x zmm)      |
 //! | `x86_vpclmul`   | VPCLMULQDQ + AVX2 (256-bit) | 16 (8 x ymm)         |
 //! | `x86_pclmul`    | PCLMULQDQ + SSSE3          | 8                    |
 //! | `aarch64_pmull` | ARMv8 PMULL (with NEON)    | 8                    |
@@ -28,6 +29,8 @@ mod aarch64_pmull;
 mod x86_pclmul;
 #[cfg(target_arch = "x86_64")]
 mod x86_vpclmul;
+#[cfg(target_arch = "x86_64")]
+mod x86_vpclmul512;
 
 use crate::Error;
 
@@ -42,6 +45,8 @@ pub const BLOCK_LEN: usize = 16;
 crate::cpu::backends! {
     /// The implementations of GHASH, fastest first.
     pub enum Backend("ghash"), tokens Kernel {
+        /// VPCLMULQDQ on 512-bit registers with AVX-512 (x86-64).
+        X86Vpclmul512 = "x86_vpclmul512" ["x86_64"] arch_cpu::Vpclmul512,
         /// VPCLMULQDQ on 256-bit registers with AVX2 (x86-64).
         X86Vpclmul = "x86_vpclmul" ["x86_64"] arch_cpu::Vpclmul256,
         /// PCLMULQDQ on 128-bit registers (x86-64).
@@ -87,6 +92,8 @@ fn self_test(b: Backend) -> bool {
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Key {
     #[cfg(target_arch = "x86_64")]
+    Vpclmul512(x86_vpclmul512::Key, arch_cpu::Vpclmul512),
+    #[cfg(target_arch = "x86_64")]
     Vpclmul(x86_vpclmul::Key, arch_cpu::Vpclmul256),
     #[cfg(target_arch = "x86_64")]
     Pclmul(x86_pclmul::Key, arch_cpu::Pclmul),
@@ -105,6 +112,8 @@ impl Key {
     fn from_kernel(h: &[u8; 16], kernel: Kernel) -> Key {
         match kernel {
             #[cfg(target_arch = "x86_64")]
+            Kernel::X86Vpclmul512(t) => Key::Vpclmul512(x86_vpclmul512::Key::new(h, t), t),
+            #[cfg(target_arch = "x86_64")]
             Kernel::X86Vpclmul(t) => Key::Vpclmul(x86_vpclmul::Key::new(h, t), t),
             #[cfg(target_arch = "x86_64")]
             Kernel::X86Pclmul(t) => Key::Pclmul(x86_pclmul::Key::new(h, t), t),
@@ -117,6 +126,8 @@ impl Key {
     /// The backend this key uses.
     pub(crate) fn backend(&self) -> Backend {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Key::Vpclmul512(..) => Backend::X86Vpclmul512,
             #[cfg(target_arch = "x86_64")]
             Key::Vpclmul(..) => Backend::X86Vpclmul,
             #[cfg(target_arch = "x86_64")]
@@ -136,6 +147,22 @@ impl Key {
     ) -> Option<(arch_cpu::Vpclmul256, &[[u8; 32]; 8], &[[u8; 32]; 8])> {
         match self {
             Key::Vpclmul(k, t) => {
+                let (p, q) = k.powers();
+                Some((*t, p, q))
+            }
+            _ => None,
+        }
+    }
+
+    /// With the zmm VPCLMULQDQ backend: its token and the powers of `H` in its register
+    /// layout (for the fused AES-GCM engine on zmm registers).
+    #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn vpclmul512_powers(
+        &self,
+    ) -> Option<(arch_cpu::Vpclmul512, &[[u8; 64]; 8], &[[u8; 64]; 8])> {
+        match self {
+            Key::Vpclmul512(k, t) => {
                 let (p, q) = k.powers();
                 Some((*t, p, q))
             }
@@ -178,6 +205,8 @@ impl Key {
             return;
         }
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Key::Vpclmul512(k, t) => x86_vpclmul512::update(k, *t, y, blocks),
             #[cfg(target_arch = "x86_64")]
             Key::Vpclmul(k, t) => x86_vpclmul::update(k, *t, y, blocks),
             #[cfg(target_arch = "x86_64")]

@@ -24,6 +24,7 @@
 //! | `soft.rs` | integer multiply | 64 x 64 carry-less product with holes, Karatsuba, reduction |
 //! | `x86_pclmul.rs` | PCLMULQDQ, SSSE3 | one block per xmm: Karatsuba terms, reduction |
 //! | `x86_vpclmul.rs` | VPCLMULQDQ, AVX2 | two blocks per ymm, the lane fold before the reduction |
+//! | `x86_vpclmul512.rs` | VPCLMULQDQ, AVX-512 | four blocks per zmm, the lane fold before the reduction |
 //! | `aarch64_pmull.rs` | PMULL, PMULL2 | one block per register: Karatsuba terms, reduction |
 //!
 //! Every file is constant time: the carry-less multiply instructions have data-independent
@@ -36,3 +37,5 @@ pub(crate) mod soft;
 pub(crate) mod x86_pclmul;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_vpclmul;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_vpclmul512;
