@@ -179,3 +179,10 @@ impl Vpclmul256 {
         Pclmul(())
     }
 }
+
+impl Vpclmul512 {
+    /// VPCLMULQDQ with AVX-512 implies PCLMULQDQ (with SSSE3).
+    pub fn pclmul(self) -> Pclmul {
+        Pclmul(())
+    }
+}

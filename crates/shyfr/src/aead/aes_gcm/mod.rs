@@ -23,6 +23,8 @@ mod aarch64_aes;
 #[cfg(target_arch = "x86_64")]
 mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
+mod x86_short;
+#[cfg(target_arch = "x86_64")]
 mod x86_vaes;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes512;
@@ -243,6 +245,50 @@ impl Core for Engine {
             src.map(|s| &s[done..]),
             &mut dst[done..],
         )
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn one_pass_max(&self) -> usize {
+        match (self.short_keys(), self.fusion) {
+            (Some(_), Some(_)) => x86_short::MAX_LEN,
+            _ => 0,
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn one_pass(
+        &self,
+        decrypt: bool,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        let ((keys, t), (c, gk)) = self.short_keys().expect("one_pass_max checked");
+        x86_short::seal_open(keys, t, gk, c, decrypt, nonce, aad, buf)
+    }
+}
+
+impl Engine {
+    /// The x86 AES key schedule and GHASH 128-bit key with their tokens, for the short path
+    /// (any x86 hardware backend pair).
+    #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::type_complexity)]
+    fn short_keys(
+        &self,
+    ) -> Option<(
+        (&crate::block::aes::x86::Keys, crate::cpu::x86::AesNi),
+        (
+            crate::cpu::x86::Pclmul,
+            &crate::aead::ghash::x86_pclmul::Key,
+        ),
+    )> {
+        let aes = match self.gcm.cipher().inner() {
+            AesInner::Vaes512(k, t) => (k, t.aesni()),
+            AesInner::Vaes(k, t, _) => (k, t.aesni()),
+            AesInner::AesNi(k, t) => (k, *t),
+            _ => return None,
+        };
+        Some((aes, Core::ghash(&self.gcm).xmm_key()?))
     }
 }
 

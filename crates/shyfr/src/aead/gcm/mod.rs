@@ -137,6 +137,25 @@ pub(crate) trait Core {
         src: Option<&[u8]>,
         dst: &mut [u8],
     ) -> Result<(), Error>;
+
+    /// The longest message [`one_pass`](Self::one_pass) takes (0: no such path).
+    fn one_pass_max(&self) -> usize {
+        0
+    }
+
+    /// A whole short message in one pass, where the engine has such a path (AES-GCM on
+    /// x86): `buf` (at most [`one_pass_max`](Self::one_pass_max) bytes) encrypted or
+    /// decrypted in place under the 12-byte `nonce`, and the full tag returned, computed
+    /// over the ciphertext.
+    fn one_pass(
+        &self,
+        _decrypt: bool,
+        _nonce: &[u8; NONCE_LEN],
+        _aad: &[u8],
+        _buf: &mut [u8],
+    ) -> [u8; 16] {
+        unreachable!("one_pass_max is 0")
+    }
 }
 
 /// A core that threads may share, for the one-shot verbs' multi-core path (`None` where
@@ -164,10 +183,39 @@ pub(crate) fn seal(
     src: Option<&[u8]>,
     dst: &mut [u8],
 ) -> Result<Tag, Error> {
+    if let Some(mut full) = one_pass(core, false, nonce, aad, src, dst) {
+        let tag = Tag::truncated(&full, tag_len);
+        full.zeroize();
+        return Ok(tag);
+    }
     let mut st = State::new(core, tag_len, nonce)?;
     st.aad(core, aad)?;
     st.data_one_shot(core, par, false, src, dst)?;
     Ok(st.tag(core))
+}
+
+/// The engine's one-pass path for a short message with a 12-byte nonce, if it has one and
+/// the message fits (`src` copied to `dst` first): the full tag.
+fn one_pass(
+    core: &dyn Core,
+    decrypt: bool,
+    nonce: &[u8],
+    aad: &[u8],
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) -> Option<[u8; 16]> {
+    let nonce: &[u8; NONCE_LEN] = nonce.try_into().ok()?;
+    let max = core.one_pass_max();
+    if max == 0 || dst.len() > max || aad.len() as u64 > MAX_AAD_LEN {
+        return None;
+    }
+    if let Some(s) = src {
+        if s.len() != dst.len() {
+            return None;
+        }
+        dst.copy_from_slice(s);
+    }
+    Some(core.one_pass(decrypt, nonce, aad, dst))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -185,10 +233,15 @@ pub(crate) fn open(
         if tag.len() != tag_len {
             return Err(Error::InvalidTagLength { got: tag.len() });
         }
-        let mut st = State::new(core, tag_len, nonce)?;
-        st.aad(core, aad)?;
-        st.data_one_shot(core, par, true, src, dst)?;
-        let mut full = st.finish(core);
+        let mut full = match one_pass(core, true, nonce, aad, src, dst) {
+            Some(full) => full,
+            None => {
+                let mut st = State::new(core, tag_len, nonce)?;
+                st.aad(core, aad)?;
+                st.data_one_shot(core, par, true, src, dst)?;
+                st.finish(core)
+            }
+        };
         let ok = crate::ct::ct_eq(&full[..tag_len], tag);
         full.zeroize();
         if ok {

@@ -26,7 +26,7 @@ mod soft;
 #[cfg(target_arch = "aarch64")]
 mod aarch64_pmull;
 #[cfg(target_arch = "x86_64")]
-mod x86_pclmul;
+pub(crate) mod x86_pclmul;
 #[cfg(target_arch = "x86_64")]
 mod x86_vpclmul;
 #[cfg(target_arch = "x86_64")]
@@ -166,6 +166,18 @@ impl Key {
                 let (p, q) = k.powers();
                 Some((*t, p, q))
             }
+            _ => None,
+        }
+    }
+
+    /// With any x86 carry-less multiply backend: the PCLMULQDQ token and the 128-bit key
+    /// (`H^1..H^8`, what the short-message AES-GCM path hashes with).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn xmm_key(&self) -> Option<(arch_cpu::Pclmul, &x86_pclmul::Key)> {
+        match self {
+            Key::Vpclmul512(k, t) => Some((t.pclmul(), k.xmm())),
+            Key::Vpclmul(k, t) => Some((t.pclmul(), k.xmm())),
+            Key::Pclmul(k, t) => Some((*t, k)),
             _ => None,
         }
     }

@@ -19,8 +19,8 @@ const N: usize = 8;
 /// the XOR of each one's two 64-bit halves (in the low half) for Karatsuba.
 #[derive(Clone)]
 pub(crate) struct Key {
-    pub(super) pow: [[u8; 16]; N],
-    pub(super) kar: [[u8; 16]; N],
+    pub(crate) pow: [[u8; 16]; N],
+    pub(crate) kar: [[u8; 16]; N],
 }
 
 impl Drop for Key {
@@ -70,7 +70,7 @@ pub(super) fn powers(h: &[u8; 16], k: &mut Key) {
 ///
 /// PCLMULQDQ and SSSE3 are enabled in the caller.
 #[inline(always)]
-pub(super) unsafe fn absorb(key: &Key, mut acc: __m128i, blocks: &[u8]) -> __m128i {
+pub(crate) unsafe fn absorb(key: &Key, mut acc: __m128i, blocks: &[u8]) -> __m128i {
     // SAFETY: PCLMULQDQ and SSSE3 are enabled per the contract; every load reads 16 bytes
     // inside `blocks` (chunk bounds) or a 16-byte key array.
     unsafe {

@@ -39,6 +39,11 @@ impl Key {
         (&self.pow, &self.kar)
     }
 
+    /// The 128-bit key (`H^1..H^8`) this key keeps for its tail.
+    pub(super) fn xmm(&self) -> &x86_pclmul::Key {
+        &self.xmm
+    }
+
     pub(crate) fn new(h: &[u8; 16], t: Vpclmul256) -> Key {
         let mut k = Key {
             pow: [[0; 32]; W],

@@ -64,6 +64,12 @@ use crate::cpu::x86 as arch_cpu;
 /// AES block length in bytes.
 pub const BLOCK_LEN: usize = 16;
 
+/// Below this many bytes the wide x86 backends (`x86_vaes512`, `x86_vaes`) run the AES-NI
+/// kernels, whose short path sets up nothing (see `x86::SHORT_BLOCKS`): the data fills less
+/// than one zmm register.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const SHORT_BYTES: usize = 16 * x86::SHORT_BLOCKS;
+
 /// One AES block.
 pub type Block = [u8; BLOCK_LEN];
 
@@ -192,7 +198,11 @@ impl Aes {
     fn encrypt_inout(&self, io: InOut<'_>) {
         match &self.inner {
             #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(k, t) if io.len() < SHORT_BYTES => x86_aesni::encrypt(k, t.aesni(), io),
+            #[cfg(target_arch = "x86_64")]
             Inner::Vaes512(k, t) => x86_vaes512::encrypt(k, *t, io),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(k, t, _) if io.len() < SHORT_BYTES => x86_aesni::encrypt(k, t.aesni(), io),
             #[cfg(target_arch = "x86_64")]
             Inner::Vaes(k, t, _) => x86_vaes::encrypt(k, *t, io),
             #[cfg(target_arch = "x86_64")]
@@ -206,7 +216,11 @@ impl Aes {
     fn decrypt_inout(&self, io: InOut<'_>) {
         match &self.inner {
             #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(k, t) if io.len() < SHORT_BYTES => x86_aesni::decrypt(k, t.aesni(), io),
+            #[cfg(target_arch = "x86_64")]
             Inner::Vaes512(k, t) => x86_vaes512::decrypt(k, *t, io),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(k, t, _) if io.len() < SHORT_BYTES => x86_aesni::decrypt(k, t.aesni(), io),
             #[cfg(target_arch = "x86_64")]
             Inner::Vaes(k, t, _) => x86_vaes::decrypt(k, *t, io),
             #[cfg(target_arch = "x86_64")]

@@ -5,6 +5,8 @@
 //! loop; `soft` takes the portable loops of `mode/generic.rs`. This file is the one place
 //! where the cipher reaches up to the modes' trait; the kernels are in the backend files.
 
+#[cfg(target_arch = "x86_64")]
+use super::SHORT_BYTES;
 use super::{Aes, Block, Inner, Serial, BLOCK_LEN};
 use crate::block::{check_iv, check_whole_blocks, InOutBuf};
 use crate::mode::generic::{self, ctr_add};
@@ -26,10 +28,14 @@ fn chaining(v: &mut [u8], data_len: usize) -> Result<&mut Block, Error> {
 /// Calls the backend module's function `$f(keys, token, args...)` for the key's backend,
 /// or returns `$soft` (the portable default of the trait) for the bitsliced one.
 macro_rules! fused {
-    ($self:expr, $f:ident($($arg:expr),*), $soft:expr) => {
+    ($self:expr, $len:expr, $f:ident($($arg:expr),*), $soft:expr) => {
         match &$self.inner {
             #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(k, t) if $len < SHORT_BYTES => x86_aesni::$f(k, t.aesni(), $($arg),*),
+            #[cfg(target_arch = "x86_64")]
             Inner::Vaes512(k, t) => x86_vaes512::$f(k, *t, $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(k, t, _) if $len < SHORT_BYTES => x86_aesni::$f(k, t.aesni(), $($arg),*),
             #[cfg(target_arch = "x86_64")]
             Inner::Vaes(k, t, _) => x86_vaes::$f(k, *t, $($arg),*),
             #[cfg(target_arch = "x86_64")]
@@ -88,7 +94,12 @@ impl Aes {
     fn xts(&self, tweak: &mut [u8], mut data: InOutBuf<'_>, dec: bool) -> Result<(), Error> {
         check_whole_blocks(data.len(), BLOCK_LEN)?;
         let tweak: &mut Block = chaining(tweak, 0)?;
+        let short = data.len() < SHORT_BYTES;
         match &self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes512(k, t) if short => x86_aesni::xts(k, t.aesni(), tweak, data.inout(), dec),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(k, t, _) if short => x86_aesni::xts(k, t.aesni(), tweak, data.inout(), dec),
             #[cfg(target_arch = "x86_64")]
             Inner::Vaes512(k, t) => x86_vaes512::xts(k, *t, tweak, data.inout(), dec),
             #[cfg(target_arch = "x86_64")]
@@ -108,6 +119,7 @@ impl Aes {
         let mut soft = *c;
         fused!(
             self,
+            data.len(),
             ctr32(c, data.inout()),
             generic::ctr(self, &mut soft, 4, data)
         );
@@ -149,6 +161,7 @@ impl BlockModes for Aes {
         let v = chaining(iv, data.len())?;
         fused!(
             self,
+            data.len(),
             chain_dec(v, data.inout(), true),
             generic::cbc_decrypt(self, v, data)
         );
@@ -163,6 +176,7 @@ impl BlockModes for Aes {
         let v = chaining(iv, data.len())?;
         fused!(
             self,
+            data.len(),
             chain_dec(v, data.inout(), false),
             generic::cfb_decrypt(self, v, data)
         );

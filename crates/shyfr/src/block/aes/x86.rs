@@ -565,6 +565,169 @@ pub(crate) unsafe fn ecb_tail<const NR: usize, const DEC: bool>(
     }
 }
 
+/// Fewer blocks than this take the AES-NI short path ([`ecb_short`], [`ctr_short`],
+/// [`xts_short`]): no round-key array is set up, the keys are read from the schedule as
+/// each round uses them, and the blocks go through the rounds side by side.
+pub(crate) const SHORT_BLOCKS: usize = 9;
+
+/// `N` blocks (at most eight) through the cipher, round by round, the round keys loaded
+/// from `keys` as they are used.
+///
+/// # Safety
+///
+/// AES-NI is enabled.
+#[inline(always)]
+pub(crate) unsafe fn rounds_short<const NR: usize, const DEC: bool, const N: usize>(
+    keys: &Keys,
+    mut b: [__m128i; N],
+) -> [__m128i; N] {
+    let rk = if DEC { &keys.dec } else { &keys.enc };
+    // SAFETY: AES-NI per the contract; every round key is 16 readable bytes.
+    unsafe {
+        let key = |r: usize| _mm_loadu_si128(rk[r].as_ptr().cast());
+        let k0 = key(0);
+        for x in b.iter_mut() {
+            *x = _mm_xor_si128(*x, k0);
+        }
+        for r in 1..NR {
+            let k = key(r);
+            for x in b.iter_mut() {
+                *x = if DEC { x.dec(k) } else { x.enc(k) };
+            }
+        }
+        let k = key(NR);
+        for x in b.iter_mut() {
+            *x = if DEC { x.declast(k) } else { x.enclast(k) };
+        }
+    }
+    b
+}
+
+/// Calls `$f::<N>` with the number of blocks `$n` (1 to 8) as a constant.
+macro_rules! by_count {
+    ($n:expr, $f:ident::<$($p:ident),*>($($arg:expr),*)) => {
+        match $n {
+            1 => $f::<$($p,)* 1>($($arg),*),
+            2 => $f::<$($p,)* 2>($($arg),*),
+            3 => $f::<$($p,)* 3>($($arg),*),
+            4 => $f::<$($p,)* 4>($($arg),*),
+            5 => $f::<$($p,)* 5>($($arg),*),
+            6 => $f::<$($p,)* 6>($($arg),*),
+            7 => $f::<$($p,)* 7>($($arg),*),
+            _ => $f::<$($p,)* 8>($($arg),*),
+        }
+    };
+}
+pub(crate) use by_count;
+
+/// ECB on the `N` blocks of `io`.
+#[inline(always)]
+unsafe fn ecb_n<const NR: usize, const DEC: bool, const N: usize>(keys: &Keys, io: &mut InOut<'_>) {
+    let (src, dst) = (io.src_ptr(), io.dst_ptr());
+    // SAFETY: AES-NI per the caller's contract; `io` holds `N` blocks.
+    unsafe {
+        let b: [__m128i; N] = core::array::from_fn(|j| _mm_loadu_si128(src.add(16 * j).cast()));
+        for (j, x) in rounds_short::<NR, DEC, N>(keys, b).iter().enumerate() {
+            _mm_storeu_si128(dst.add(16 * j).cast(), *x);
+        }
+    }
+}
+
+/// ECB on the whole blocks of `io`, fewer than [`SHORT_BLOCKS`] and at least one.
+///
+/// # Safety
+///
+/// AES-NI is enabled.
+#[inline(always)]
+pub(crate) unsafe fn ecb_short<const NR: usize, const DEC: bool>(keys: &Keys, io: &mut InOut<'_>) {
+    // SAFETY: per the contract.
+    unsafe { by_count!(io.len() / 16, ecb_n::<NR, DEC>(keys, io)) }
+}
+
+/// CTR on the `N` blocks of `io` from counter block `c` (last word not wrapping).
+#[inline(always)]
+unsafe fn ctr_n<const NR: usize, const N: usize>(keys: &Keys, c: &Block, io: &mut InOut<'_>) {
+    let (src, dst) = (io.src_ptr(), io.dst_ptr());
+    let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]);
+    // SAFETY: AES-NI per the caller's contract; `io` holds `N` blocks.
+    unsafe {
+        let c0 = _mm_loadu_si128(c.as_ptr().cast());
+        let b: [__m128i; N] = core::array::from_fn(|j| {
+            let w = low.wrapping_add(j as u32).swap_bytes() as i32;
+            _mm_insert_epi32_sse2(c0, w)
+        });
+        for (j, x) in rounds_short::<NR, false, N>(keys, b).iter().enumerate() {
+            let m = _mm_loadu_si128(src.add(16 * j).cast());
+            _mm_storeu_si128(dst.add(16 * j).cast(), _mm_xor_si128(*x, m));
+        }
+    }
+}
+
+/// `v` with its last 32-bit word replaced by `w` (SSE2 only).
+#[inline(always)]
+unsafe fn _mm_insert_epi32_sse2(v: __m128i, w: i32) -> __m128i {
+    // SAFETY: SSE2 is the x86-64 baseline.
+    unsafe {
+        let keep = _mm_set_epi32(0, -1, -1, -1);
+        _mm_or_si128(_mm_and_si128(v, keep), _mm_set_epi32(w, 0, 0, 0))
+    }
+}
+
+/// CTR on the whole blocks of `io` (fewer than [`SHORT_BLOCKS`], at least one) from
+/// counter block `c`, whose last word does not wrap inside `io`.
+///
+/// # Safety
+///
+/// AES-NI is enabled.
+#[inline(always)]
+pub(crate) unsafe fn ctr_short<const NR: usize>(keys: &Keys, c: &Block, io: &mut InOut<'_>) {
+    // SAFETY: per the contract.
+    unsafe { by_count!(io.len() / 16, ctr_n::<NR>(keys, c, io)) }
+}
+
+/// XTS on the `N` blocks of `io` with the encrypted tweak `tweak` (advanced past them).
+#[inline(always)]
+unsafe fn xts_n<const NR: usize, const DEC: bool, const N: usize>(
+    keys: &Keys,
+    tweak: &mut Block,
+    io: &mut InOut<'_>,
+) {
+    let (src, dst) = (io.src_ptr(), io.dst_ptr());
+    let mut t = u128::from_le_bytes(*tweak);
+    let mut tw = [0u128; N];
+    for x in tw.iter_mut() {
+        *x = t;
+        t = mul_x(t);
+    }
+    *tweak = t.to_le_bytes();
+    // SAFETY: AES-NI per the caller's contract; `io` holds `N` blocks.
+    unsafe {
+        let tv: [__m128i; N] =
+            core::array::from_fn(|j| _mm_set_epi64x((tw[j] >> 64) as i64, tw[j] as i64));
+        let b: [__m128i; N] =
+            core::array::from_fn(|j| _mm_xor_si128(_mm_loadu_si128(src.add(16 * j).cast()), tv[j]));
+        for (j, x) in rounds_short::<NR, DEC, N>(keys, b).iter().enumerate() {
+            _mm_storeu_si128(dst.add(16 * j).cast(), _mm_xor_si128(*x, tv[j]));
+        }
+    }
+}
+
+/// XTS on the whole blocks of `io` (fewer than [`SHORT_BLOCKS`], at least one) with the
+/// encrypted tweak `tweak`; on return `tweak` is the next block's tweak.
+///
+/// # Safety
+///
+/// AES-NI is enabled.
+#[inline(always)]
+pub(crate) unsafe fn xts_short<const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    tweak: &mut Block,
+    io: &mut InOut<'_>,
+) {
+    // SAFETY: per the contract.
+    unsafe { by_count!(io.len() / 16, xts_n::<NR, DEC>(keys, tweak, io)) }
+}
+
 /// Dispatches on the number of rounds to a kernel monomorphised for it.
 macro_rules! by_rounds {
     ($keys:expr, $kernel:ident, $dec:expr, $($arg:expr),*) => {

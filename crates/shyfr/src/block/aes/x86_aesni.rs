@@ -8,7 +8,9 @@
 
 use core::arch::x86_64::*;
 
-use super::x86::{by_rounds, ecb, splat_keys, Keys, Lanes};
+use super::x86::{
+    by_rounds, ctr_short, ecb, ecb_short, splat_keys, xts_short, Keys, Lanes, SHORT_BLOCKS,
+};
 use super::Block;
 use crate::cpu::x86::AesNi;
 use crate::inout::InOut;
@@ -16,6 +18,13 @@ use crate::inout::InOut;
 #[target_feature(enable = "aes")]
 fn kernel<const NR: usize, const DEC: bool>(keys: &Keys, mut io: InOut<'_>) {
     let n = io.len() / 16;
+    if n == 0 {
+        return;
+    }
+    if n < SHORT_BLOCKS {
+        // SAFETY: `aes` is enabled here; `io` holds `n` blocks.
+        return unsafe { ecb_short::<NR, DEC>(keys, &mut io) };
+    }
     // SAFETY: `aes` is enabled here; every call stays below block `n`.
     unsafe {
         let k = splat_keys::<__m128i, NR, DEC>(keys);
@@ -46,6 +55,14 @@ use super::Serial;
 #[target_feature(enable = "aes")]
 fn ctr_kernel<const NR: usize, const D: bool>(keys: &Keys, c: &Block, mut io: InOut<'_>) {
     let n = io.len() / 16;
+    if n == 0 {
+        return;
+    }
+    if n < SHORT_BLOCKS {
+        // SAFETY: `aes` is enabled here; `io` holds `n` blocks; the caller guarantees the
+        // counter's last word does not wrap.
+        return unsafe { ctr_short::<NR>(keys, c, &mut io) };
+    }
     let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]);
     // SAFETY: `aes` is enabled here; every call stays below block `n`, and the caller
     // guarantees the counter's last word does not wrap.
@@ -79,6 +96,13 @@ fn chain_kernel<const NR: usize, const DEC: bool>(keys: &Keys, iv: &mut Block, m
 #[target_feature(enable = "aes")]
 fn xts_kernel<const NR: usize, const DEC: bool>(keys: &Keys, tweak: &mut Block, mut io: InOut<'_>) {
     let n = io.len() / 16;
+    if n == 0 {
+        return;
+    }
+    if n < SHORT_BLOCKS {
+        // SAFETY: `aes` is enabled here; `io` holds `n` blocks.
+        return unsafe { xts_short::<NR, DEC>(keys, tweak, &mut io) };
+    }
     // SAFETY: `aes` is enabled here; every call stays below block `n`.
     unsafe {
         let k = splat_keys::<__m128i, NR, DEC>(keys);
