@@ -327,8 +327,8 @@ fn gcm_nist_spec_vectors() {
     assert_eq!(h(&d.stdout), &pt[..120]);
 }
 
-/// A tampered tag, ciphertext or AAD, or a wrong nonce: exit 1, and the output file (which
-/// held stale data before) is left empty.
+/// A tampered tag, ciphertext or AAD, or a wrong nonce: exit 1, and the output file is left
+/// exactly as it was (not emptied, nothing written, no temporary file left behind).
 #[test]
 fn gcm_rejects_tampering_and_writes_nothing() {
     let dir = scratch("gcm");
@@ -373,8 +373,9 @@ fn gcm_rejects_tampering_and_writes_nothing() {
     cases.push(("truncated", sealed[..n - 1].to_vec(), args.to_vec()));
     cases.push(("shorter than a tag", sealed[..15].to_vec(), args.to_vec()));
     for (what, input, a) in cases {
-        // To a file: truncated, nothing written.
-        std::fs::write(&out, b"stale plaintext from an earlier run").unwrap();
+        // To a file: left as it was.
+        let before = b"a file from an earlier run";
+        std::fs::write(&out, before).unwrap();
         let r = shyfr(&[&["enc", "-d", "-out", outs], &a[..]].concat(), &input);
         assert_eq!(r.code, 1, "{what}: {}", r.stderr);
         assert!(
@@ -383,9 +384,14 @@ fn gcm_rejects_tampering_and_writes_nothing() {
             r.stderr
         );
         assert_eq!(
-            std::fs::metadata(&out).unwrap().len(),
-            0,
-            "{what}: output written"
+            std::fs::read(&out).unwrap(),
+            before,
+            "{what}: output touched"
+        );
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "{what}: a temporary file was left"
         );
         // To standard output: nothing.
         let r = shyfr(&[&["enc", "-d"], &a[..]].concat(), &input);
@@ -531,8 +537,8 @@ fn usage_errors_exit_2() {
     let k32 = "00".repeat(32);
     let iv = "00".repeat(16);
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["-aes-512-cbc", "-K", &k16, "-iv", &iv], "-aes-256-cbc"),
-        (vec!["-des-cbc", "-K", &k16, "-iv", &iv], "-aes-128-gcm"),
+        (vec!["-aes-512-cbc", "-K", &k16, "-iv", &iv], "-list"),
+        (vec!["-des-cbc", "-K", &k16, "-iv", &iv], "unknown option"),
         (vec!["-K", &k16, "-iv", &iv], "no cipher"),
         (vec!["-aes-128-cbc", "-iv", &iv], "-K"),
         (vec!["-aes-128-cbc", "-K", "abc", "-iv", &iv], "odd"),
@@ -578,6 +584,11 @@ fn usage_errors_exit_2() {
             r.stderr
         );
         assert!(r.stdout.is_empty(), "{args:?}");
+        // One short line in the one style.
+        let err = &r.stderr;
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("shyfr: enc: "), "{args:?}: {err}");
+        assert!(err.len() < 200, "{args:?}: {} characters: {err}", err.len());
     }
 }
 
