@@ -646,7 +646,7 @@ fn open_input(o: &Options) -> Result<Box<dyn Read>, CliError> {
                 |e: &io::Error| fail(format!("cannot open '{}': {}", shown(p), io_text(e)));
             let f = File::open(p).map_err(|e| cannot(&e))?;
             if f.metadata().is_ok_and(|m| m.is_dir()) {
-                return Err(cannot(&io::Error::from(io::ErrorKind::IsADirectory)));
+                return Err(cannot(&crate::report::is_a_directory()));
             }
             Box::new(f)
         }

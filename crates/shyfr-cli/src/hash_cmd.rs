@@ -71,7 +71,7 @@ pub struct HashArgs {
     pub zero: bool,
     /// Output length in bytes (shake128, shake256 only: 1 to 1073741824; default 32 for
     /// shake128, 64 for shake256).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     pub length: Option<u64>,
     /// With --check: do not fail or report for files that are missing.
     #[arg(long, requires = "check")]
@@ -104,7 +104,7 @@ pub struct MacArgs {
     #[arg(long, value_name = "TEXT", default_value = "")]
     pub customization: String,
     /// KMAC tag length in bytes, 4 to 1048576 (default 32 for kmac128, 64 for kmac256).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     pub length: Option<u64>,
     /// Files (standard input when none, or for `-`).
     #[arg(value_name = "FILE", value_parser = clap::value_parser!(OsString))]

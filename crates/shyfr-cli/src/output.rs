@@ -89,7 +89,7 @@ impl Output {
             Ok(m) if m.is_dir() => {
                 return Err(cannot_write(
                     dest,
-                    &io::Error::from(io::ErrorKind::IsADirectory),
+                    &crate::report::is_a_directory(),
                 ))
             }
             Ok(m) if !m.is_file() => {

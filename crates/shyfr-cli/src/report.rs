@@ -94,6 +94,18 @@ pub fn io_text(e: &io::Error) -> String {
     }
 }
 
+/// The error "Is a directory" (EISDIR), worded as the system words it.
+pub fn is_a_directory() -> io::Error {
+    #[cfg(target_os = "linux")]
+    {
+        io::Error::from_raw_os_error(21)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        io::Error::other("Is a directory")
+    }
+}
+
 /// A name (a path as given) for a message: as it is when printable UTF-8; otherwise with
 /// control characters written `\n`, `\t`, `\r`, `\xHH` and bytes that are not UTF-8 as
 /// `\xHH`, so that a message stays on one line and shows what was given.
