@@ -87,10 +87,7 @@ impl Output {
         };
         match std::fs::metadata(dest) {
             Ok(m) if m.is_dir() => {
-                return Err(cannot_write(
-                    dest,
-                    &crate::report::is_a_directory(),
-                ))
+                return Err(cannot_write(dest, &crate::report::is_a_directory()))
             }
             Ok(m) if !m.is_file() => {
                 let file = std::fs::OpenOptions::new()

@@ -85,11 +85,20 @@ pub fn finish(e: &CliError) -> u8 {
 /// directory", "Permission denied", "Is a directory".
 pub fn io_text(e: &io::Error) -> String {
     let text = e.to_string();
-    match e.raw_os_error() {
-        Some(code) => text
+    if let Some(code) = e.raw_os_error() {
+        return text
             .strip_suffix(&format!(" (os error {code})"))
             .unwrap_or(&text)
-            .to_string(),
+            .to_string();
+    }
+    // A wrapped error (tempfile adds the path it tried): the system's error inside.
+    if let Some(inner) = e.get_ref().and_then(|i| i.source()) {
+        if let Some(io) = inner.downcast_ref::<io::Error>() {
+            return io_text(io);
+        }
+    }
+    match text.find(" (os error ") {
+        Some(i) => text[..i].to_string(),
         None => text,
     }
 }
@@ -170,6 +179,10 @@ mod tests {
         assert!(!t.is_empty());
         let custom = io::Error::other("plain");
         assert_eq!(io_text(&custom), "plain");
+        // tempfile's errors wrap the system's with the path it tried.
+        let dir = std::env::temp_dir().join("shyfr-no-such-dir-for-io-text");
+        let e = tempfile::tempfile_in(dir.join("deeper")).unwrap_err();
+        assert_eq!(io_text(&e), io_text(&io::Error::from_raw_os_error(2)));
     }
 
     #[test]

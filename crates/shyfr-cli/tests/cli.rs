@@ -197,6 +197,95 @@ fn cpu_json_agrees_with_library() {
     assert_eq!(selected(&backends), first.0);
 }
 
+/// `shyfr cpu --json`'s `backends`: one object per row of `shyfr::cpu::registry()`, in
+/// its order, with exactly the keys algorithm, backend, needs, available, selected (a
+/// stable contract that CI reads), under every override; documented in `--help`.
+#[test]
+fn cpu_json_backends_are_the_registry() {
+    for args in [
+        &["cpu", "--json"][..],
+        &["--cpu", "portable", "cpu", "--json"],
+        &["--cpu", "-aes", "cpu", "--json"],
+    ] {
+        let v = json(&ok(shyfr(args)));
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        for k in ["arch", "detected", "enabled", "override", "backends"] {
+            assert!(keys.contains(&k), "{k} not in {keys:?}");
+        }
+        let rows = v["backends"].as_array().unwrap();
+        // The command applied the same override in its process; here, the library's
+        // registry without it gives the rows (availability may differ, names may not).
+        let lib: Vec<shyfr::cpu::BackendStatus> = cpu::registry().collect();
+        assert_eq!(rows.len(), lib.len(), "{args:?}");
+        let mut selected = std::collections::BTreeMap::new();
+        for (r, l) in rows.iter().zip(&lib) {
+            let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+            keys.sort_unstable();
+            assert_eq!(
+                keys,
+                ["algorithm", "available", "backend", "needs", "selected"]
+            );
+            assert_eq!(r["algorithm"], l.algorithm);
+            assert_eq!(r["backend"], l.backend);
+            let needs: Vec<&str> = r["needs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_str().unwrap())
+                .collect();
+            let lib_needs: Vec<&str> = l.needs.iter().map(|f| f.name()).collect();
+            assert_eq!(needs, lib_needs);
+            assert!(r["available"].is_boolean() && r["selected"].is_boolean());
+            if r["selected"] == true {
+                assert_eq!(r["available"], true, "{r}");
+                *selected.entry(l.algorithm).or_insert(0) += 1;
+            }
+            if args.contains(&"portable") {
+                assert_eq!(r["available"], needs.is_empty(), "{r}");
+            }
+        }
+        // One selected backend per algorithm.
+        let families: std::collections::BTreeSet<&str> = lib.iter().map(|l| l.algorithm).collect();
+        assert_eq!(selected.len(), families.len(), "{args:?}");
+        assert!(selected.values().all(|&n| n == 1), "{selected:?}");
+    }
+    let help = ok(shyfr(&["cpu", "--help"])).stdout;
+    for k in [
+        "backends",
+        "algorithm",
+        "needs",
+        "available",
+        "selected",
+        "stable",
+    ] {
+        assert!(help.contains(k), "{k:?} not in cpu --help:\n{help}");
+    }
+}
+
+/// The help and the crate description name every command.
+#[test]
+fn help_names_every_command() {
+    let help = ok(shyfr(&["--help"])).stdout;
+    for c in ["cpu", "speed", "hash", "mac", "enc"] {
+        assert!(
+            help.lines().any(|l| l.trim_start().starts_with(c)),
+            "{c} not in --help:\n{help}"
+        );
+    }
+    assert!(!help.contains("The shyfr command: cpu, speed\n"), "{help}");
+    assert!(!env!("CARGO_PKG_DESCRIPTION").ends_with("cpu, speed"));
+    // Help and version go to stdout with status 0, also for subcommands.
+    for args in [
+        &["speed", "--help"][..],
+        &["hash", "-h"],
+        &["--version"],
+        &["help", "mac"],
+    ] {
+        let r = ok(shyfr(args));
+        assert!(!r.stdout.is_empty() && r.stderr.is_empty(), "{args:?}");
+    }
+}
+
 #[test]
 fn cpu_override_by_flag_and_env_changes_selection() {
     let d = cpu::detected();

@@ -272,6 +272,65 @@ fn threads_report_aggregate_and_speedup() {
     }
 }
 
+/// Many more threads than cores: the threads take turns, so all of them over one clock
+/// cannot go much faster than the cores together, and a warning says so. (Adding up each
+/// thread's own rate once reported a 373x speed-up on 2 cores.)
+#[test]
+fn more_threads_than_cores_share_one_clock_and_warn() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = (16 * cores).min(1024);
+    let n = threads.to_string();
+    let (code, out, err) = shyfr(&[
+        "speed",
+        "--json",
+        "--seconds",
+        "0.05",
+        "--trials",
+        "1",
+        "--ghz",
+        "3",
+        "--sizes",
+        "16",
+        "--threads",
+        &n,
+        "sha256",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.starts_with("shyfr: speed: warning: "), "{err}");
+    assert!(err.contains(&format!("{n} threads on {cores}")), "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let many = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["threads"].as_u64() == Some(threads as u64))
+        .unwrap()
+        .clone();
+    let speedup = many["speedup"].as_f64().unwrap();
+    assert!(
+        speedup < (2 * cores + 1) as f64,
+        "{speedup}x with {n} threads on {cores} cores"
+    );
+    // As many threads as cores: no warning.
+    let c = cores.to_string();
+    let (code, _, err) = shyfr(&[
+        "speed",
+        "--seconds",
+        "0.01",
+        "--trials",
+        "1",
+        "--ghz",
+        "3",
+        "--sizes",
+        "16",
+        "--threads",
+        &c,
+        "sha256",
+    ]);
+    assert_eq!(code, 0);
+    assert!(err.is_empty(), "{err}");
+}
+
 #[test]
 fn parallel_splits_one_buffer() {
     // 1 MiB: the smallest buffer the library splits.
