@@ -53,7 +53,6 @@ const ENV_VAR: &str = "SHYFR_CPU";
 #[command(
     name = "shyfr",
     version,
-    about,
     max_term_width = 100,
     color = clap::ColorChoice::Never
 )]

@@ -84,13 +84,15 @@ pub struct SpeedArgs {
     #[arg(long)]
     list: bool,
 
-    /// Buffer sizes in bytes, comma-separated (for ECB, multiples of 16)
-    /// [default: 16,64,256,1024,8192,16384]
+    /// Buffer sizes in bytes, comma-separated, each checked against each algorithm's rules
+    /// (`--list` shows them; e.g. ECB takes multiples of 16) [default:
+    /// 16,64,256,1024,8192,16384]
     #[arg(long, value_name = "LIST", value_parser = parse_sizes, allow_negative_numbers = true)]
     sizes: Option<Sizes>,
 
-    /// Seconds spent on each algorithm and size (and thread count), split into the trials
-    /// [default: 1.67, so the default run takes about 30 s]
+    /// Seconds spent on each algorithm and size (and thread count), split into the trials,
+    /// 0.001 to 86400, at least 0.001 per trial [default: 1.67, so the default run takes
+    /// about 30 s]
     #[arg(long, value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
     seconds: Option<f64>,
 
@@ -98,9 +100,9 @@ pub struct SpeedArgs {
     #[arg(long, value_name = "N", value_parser = parse_trials, allow_negative_numbers = true)]
     trials: Option<u32>,
 
-    /// Also run N threads at once, each with its own key and buffer (independent streams),
-    /// and show their aggregate throughput and the speed-up over one thread; `all` is one
-    /// per available core
+    /// Also run N threads at once (1 to 1024), each with its own key and buffer (independent
+    /// streams), all timed on one clock, and show their aggregate throughput and the
+    /// speed-up over one thread; `all` is one per available core (more than that warns)
     #[arg(long, value_name = "N|all", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
 
@@ -527,8 +529,10 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
                             .map_err(CliError::Failure)?
                     } else if n == 1 {
                         measure::single(&mut p.run, size, seconds, trials)
+                            .map_err(CliError::Failure)?
                     } else {
-                        let batch = measure::calibrate_for(&mut p.run, size, seconds, trials);
+                        let batch = measure::calibrate_for(&mut p.run, size, seconds, trials)
+                            .map_err(CliError::Failure)?;
                         measure::threaded(
                             subject.alg,
                             subject.op,
