@@ -136,14 +136,19 @@ fn lookup(
 }
 
 /// The output length: `--length` checked against the row, or its default.
-fn length(alg: &Algorithm, digest: &Digest, length: Option<u64>) -> Result<u64, CliError> {
+fn length(
+    alg: &Algorithm,
+    digest: &Digest,
+    length: Option<u64>,
+    keep: fn(&Algorithm) -> bool,
+) -> Result<u64, CliError> {
     let Some(n) = length else {
         return Ok(digest.default_len() as u64);
     };
     if !digest.has_length() {
         return Err(CliError::Usage(format!(
             "--length applies to {} only, not {}",
-            algorithms::names(|a| a.digest.is_some_and(|d| d.has_length())),
+            algorithms::names(|a| keep(a) && a.digest.is_some_and(|d| d.has_length())),
             alg.name
         )));
     }
@@ -160,7 +165,7 @@ fn length(alg: &Algorithm, digest: &Digest, length: Option<u64>) -> Result<u64, 
 /// Checks `shyfr hash`'s arguments.
 fn hash_spec(args: &HashArgs) -> Result<Spec, CliError> {
     let (alg, digest) = lookup(&args.alg, algorithms::is_hash, "hash")?;
-    let len = length(alg, &digest, args.length)?;
+    let len = length(alg, &digest, args.length, algorithms::is_hash)?;
     Ok(Spec { alg, digest, len })
 }
 
@@ -190,7 +195,7 @@ fn mac_spec(args: &MacArgs) -> Result<(Spec, Vec<u8>), CliError> {
             alg.name
         )));
     }
-    let len = length(alg, &digest, args.length)?;
+    let len = length(alg, &digest, args.length, algorithms::is_mac)?;
     Ok((Spec { alg, digest, len }, key))
 }
 
