@@ -87,7 +87,7 @@ impl Cell {
 pub(super) enum GhzSource {
     /// `--ghz`.
     Given,
-    /// [`clock::estimate_hz`].
+    /// [`crate::clock::estimate_hz`].
     Estimated,
     /// Neither: no cycles per byte.
     Unknown,
