@@ -1,247 +1,435 @@
-//! The algorithms `shyfr speed` can measure.
+//! The one table of algorithm names that every subcommand reads.
 //!
-//! Each [`Algorithm`] is a row of [`ALGORITHMS`]: an OpenSSL-style name, the library's
-//! algorithm family (whose backends, from [`shyfr::registry::backends`], it can be run with),
-//! the length its inputs must be a multiple of, the operations it supports, and a `setup`
-//! function. `setup` sets the key up once (untimed) with a chosen backend and returns a
-//! [`Runner`]: a closure that processes a buffer in place a given number of times. Adding
-//! an algorithm is adding a row and, for a new kind of primitive, a setup function.
+//! Each row of [`ALGORITHMS`] is an OpenSSL-style name with everything the commands need:
+//! the library's algorithm family (whose backends, from [`shyfr::registry::backends`], it runs
+//! on), the key length, the buffer sizes it accepts, and what each command does with it:
+//!
+//! * `shyfr speed` measures every row (its operations and `setup`, in
+//!   [`crate::speed::setup`]);
+//! * `shyfr hash` takes the rows with an unkeyed [`Digest`], `shyfr mac` those with a keyed
+//!   one (constructors in [`crate::digest`]);
+//! * `shyfr enc` takes the rows with an [`EncMode`] (as `-NAME`).
+//!
+//! Adding an algorithm is adding a row; a name is valid for a command exactly when its row
+//! says so, and every list of names in messages and help comes from here.
 
-use std::hint::black_box;
-
-use serde::Serialize;
-use shyfr::aes::{Aes, Backend as AesBackend};
 use shyfr::cpu::{self, BackendStatus, Feature};
+use shyfr::hash::sha1::Sha1;
+use shyfr::hash::sha2::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use shyfr::hash::sha3::{Sha3_224, Sha3_256, Sha3_384, Sha3_512};
 
-/// Processes the buffer in place `reps` times (the closure keeps the key).
-pub type Runner = Box<dyn FnMut(&mut [u8], u64) + Send>;
+use crate::digest::{self, Digest};
+pub use crate::enc::Mode as EncMode;
+use crate::speed::setup::{self as su, Operation, Prepared, Setup};
 
-/// What is measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Operation {
-    /// Encryption.
-    Encrypt,
-    /// Decryption (for an AEAD: verify and decrypt).
-    Decrypt,
-    /// Hashing (one digest of the whole buffer per pass).
-    Hash,
-    /// A MAC over the whole buffer per pass.
-    Mac,
-    /// Key derivation (HKDF over the buffer as input key material; PBKDF2 filling the
-    /// buffer with derived key).
-    Derive,
+/// The buffer sizes an algorithm accepts in `shyfr speed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeRule {
+    /// Sizes must be a multiple of this (the block length for ECB and CBC).
+    pub multiple: usize,
+    /// The smallest size.
+    pub min: usize,
+    /// The largest size (beyond the command's own limit), `usize::MAX` for none.
+    pub max: usize,
 }
 
-impl Operation {
-    /// The name in tables and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Operation::Encrypt => "encrypt",
-            Operation::Decrypt => "decrypt",
-            Operation::Hash => "hash",
-            Operation::Mac => "mac",
-            Operation::Derive => "derive",
+impl SizeRule {
+    /// Any size.
+    const ANY: SizeRule = SizeRule {
+        multiple: 1,
+        min: 1,
+        max: usize::MAX,
+    };
+
+    /// Whole blocks of `n` bytes, at least one.
+    const fn blocks(n: usize) -> SizeRule {
+        SizeRule {
+            multiple: n,
+            min: n,
+            max: usize::MAX,
+        }
+    }
+
+    /// Whether `size` is accepted; if not, why, with the nearest sizes that are.
+    pub fn check(&self, size: usize, alg: &str) -> Result<(), String> {
+        if size < self.min {
+            return Err(format!(
+                "size {size} is too small for {alg}: it takes {}; use e.g. {}",
+                self.describe(),
+                self.min
+            ));
+        }
+        if size > self.max {
+            return Err(format!(
+                "size {size} is too large for {alg}: it takes {}",
+                self.describe()
+            ));
+        }
+        if !size.is_multiple_of(self.multiple) {
+            let below = size / self.multiple * self.multiple;
+            let above = below + self.multiple;
+            let hint = if below < self.min {
+                format!("{above}")
+            } else {
+                format!("{below} or {above}")
+            };
+            return Err(format!(
+                "size {size} is not a multiple of {} bytes, which {alg} takes (it processes \
+                 whole {}-byte blocks); use e.g. {hint}",
+                self.multiple, self.multiple
+            ));
+        }
+        Ok(())
+    }
+
+    /// "any", "multiples of 16", "multiples of 8, at least 16", "16 to 16777216, multiples
+    /// of 16".
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.max != usize::MAX {
+            parts.push(format!("{} to {} bytes", self.min, self.max));
+        } else if self.min > self.multiple {
+            parts.push(format!("at least {} bytes", self.min));
+        }
+        if self.multiple > 1 {
+            parts.insert(0, format!("multiples of {}", self.multiple));
+        }
+        if parts.is_empty() {
+            "any".to_string()
+        } else {
+            parts.join(", ")
         }
     }
 }
 
-/// A key set up with one backend, ready to be timed.
-pub struct Prepared {
-    /// The backend the key uses.
-    pub backend: &'static str,
-    /// Processes a buffer in place a number of times.
-    pub run: Runner,
-}
-
-/// Sets up a key for `alg` with `backend` (the library's default choice for `None`).
-type Setup = fn(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String>;
-
-/// One measurable algorithm.
+/// One algorithm.
 pub struct Algorithm {
-    /// The name on the command line (OpenSSL naming, e.g. `aes-128-ecb`).
+    /// The name on the command line (OpenSSL naming, e.g. `aes-128-ecb`, `sha256`).
     pub name: &'static str,
     /// The library's algorithm family (the `algorithm` of [`BackendStatus`]), whose
     /// backends this algorithm runs on.
     pub family: &'static str,
-    /// Key length in bytes (0 for keyless algorithms).
+    /// Key length in bytes that `shyfr speed` uses (XTS: both keys; 0 for keyless).
     pub key_len: usize,
-    /// Buffer sizes must be a multiple of this (the block length for ECB).
-    pub block_len: usize,
-    /// The operations it supports.
+    /// The buffer sizes `shyfr speed` accepts.
+    pub sizes: SizeRule,
+    /// The operations `shyfr speed` can measure (the first is the default).
     pub operations: &'static [Operation],
+    /// Sets a key up for `shyfr speed`.
     setup: Setup,
+    /// What `shyfr hash` (unkeyed) or `shyfr mac` (keyed) does with it.
+    pub digest: Option<Digest>,
+    /// What `shyfr enc` does with it.
+    pub enc: Option<EncMode>,
 }
 
-macro_rules! aead_row {
-    ($name:expr, $key:expr, $setup:expr) => {
-        Algorithm {
-            name: $name,
-            family: "aes",
-            key_len: $key,
-            block_len: 1,
-            operations: &[Operation::Encrypt, Operation::Decrypt],
-            setup: $setup,
+const ENC_DEC: &[Operation] = &[Operation::Encrypt, Operation::Decrypt];
+
+const fn row(
+    name: &'static str,
+    family: &'static str,
+    key_len: usize,
+    sizes: SizeRule,
+    operations: &'static [Operation],
+    setup: Setup,
+) -> Algorithm {
+    Algorithm {
+        name,
+        family,
+        key_len,
+        sizes,
+        operations,
+        setup,
+        digest: None,
+        enc: None,
+    }
+}
+
+impl Algorithm {
+    const fn with_enc(mut self, m: EncMode) -> Self {
+        self.enc = Some(m);
+        self
+    }
+    const fn with_digest(mut self, d: Digest) -> Self {
+        self.digest = Some(d);
+        self
+    }
+}
+
+/// An AES block mode row; `shyfr enc` takes it as `-NAME` when `enc` is given.
+const fn aes(name: &'static str, key: usize, sizes: SizeRule, setup: Setup) -> Algorithm {
+    row(name, "aes", key, sizes, ENC_DEC, setup)
+}
+
+const fn hash(name: &'static str, family: &'static str, setup: Setup, d: Digest) -> Algorithm {
+    row(name, family, 32, SizeRule::ANY, &[Operation::Hash], setup).with_digest(d)
+}
+
+const fn hmac(name: &'static str, family: &'static str, d: Digest) -> Algorithm {
+    row(
+        name,
+        family,
+        32,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::hmac_any,
+    )
+    .with_digest(d)
+}
+
+macro_rules! fixed {
+    ($h:ty, $len:expr) => {
+        Digest::Hash {
+            len: $len,
+            new: digest::fixed::<$h>,
         }
     };
 }
 
-macro_rules! mode_row {
-    ($name:expr, $key:expr, $block:expr) => {
-        Algorithm {
-            name: $name,
-            family: "aes",
-            key_len: $key,
-            block_len: $block,
-            operations: &[Operation::Encrypt, Operation::Decrypt],
-            setup: aes_mode,
+macro_rules! hmac_of {
+    ($h:ty, $len:expr) => {
+        Digest::Hmac {
+            len: $len,
+            new: digest::hmac::<$h>,
         }
     };
 }
 
-macro_rules! hash_row {
-    ($name:expr, $family:expr, $op:expr, $setup:expr) => {
-        Algorithm {
-            name: $name,
-            family: $family,
-            key_len: 32,
-            block_len: 1,
-            operations: &[$op],
-            setup: $setup,
-        }
-    };
-}
+/// The largest XTS data unit (IEEE 1619: 2^20 blocks).
+const XTS: SizeRule = SizeRule {
+    multiple: 16,
+    min: 16,
+    max: shyfr::mode::xts::MAX_UNIT_LEN,
+};
 
-/// Every algorithm `shyfr speed` knows.
+/// Every algorithm the command knows.
 pub static ALGORITHMS: &[Algorithm] = &[
-    Algorithm {
-        name: "aes-128-ecb",
-        family: "aes",
-        key_len: 16,
-        block_len: 16,
-        operations: &[Operation::Encrypt, Operation::Decrypt],
-        setup: aes_ecb,
-    },
-    Algorithm {
-        name: "aes-192-ecb",
-        family: "aes",
-        key_len: 24,
-        block_len: 16,
-        operations: &[Operation::Encrypt, Operation::Decrypt],
-        setup: aes_ecb,
-    },
-    Algorithm {
-        name: "aes-256-ecb",
-        family: "aes",
-        key_len: 32,
-        block_len: 16,
-        operations: &[Operation::Encrypt, Operation::Decrypt],
-        setup: aes_ecb,
-    },
-    mode_row!("aes-128-ctr", 16, 1),
-    mode_row!("aes-192-ctr", 24, 1),
-    mode_row!("aes-256-ctr", 32, 1),
-    mode_row!("aes-128-cbc", 16, 16),
-    mode_row!("aes-192-cbc", 24, 16),
-    mode_row!("aes-256-cbc", 32, 16),
-    mode_row!("aes-128-cfb", 16, 1),
-    mode_row!("aes-256-cfb", 32, 1),
-    mode_row!("aes-128-cfb8", 16, 1),
-    mode_row!("aes-128-cfb1", 16, 1),
-    mode_row!("aes-128-ofb", 16, 1),
-    mode_row!("aes-256-ofb", 32, 1),
-    mode_row!("aes-128-xts", 32, 16),
-    mode_row!("aes-256-xts", 64, 16),
-    Algorithm {
-        name: "aes-128-cmac",
-        family: "aes",
-        key_len: 16,
-        block_len: 1,
-        operations: &[Operation::Mac],
-        setup: aes_mode,
-    },
-    Algorithm {
-        name: "aes-256-cmac",
-        family: "aes",
-        key_len: 32,
-        block_len: 1,
-        operations: &[Operation::Mac],
-        setup: aes_mode,
-    },
-    Algorithm {
-        name: "aes-128-kw",
-        family: "aes",
-        key_len: 16,
-        block_len: 8,
-        operations: &[Operation::Encrypt],
-        setup: aes_kw,
-    },
-    Algorithm {
-        name: "aes-256-kw",
-        family: "aes",
-        key_len: 32,
-        block_len: 8,
-        operations: &[Operation::Encrypt],
-        setup: aes_kw,
-    },
-    Algorithm {
-        name: "aes-128-kwp",
-        family: "aes",
-        key_len: 16,
-        block_len: 1,
-        operations: &[Operation::Encrypt],
-        setup: aes_kw,
-    },
-    hash_row!("aes-128-gmac", "aes", Operation::Mac, aes_gmac),
-    hash_row!("aes-256-gmac", "aes", Operation::Mac, aes_gmac),
-    aead_row!("aes-128-gcm", 16, aes_gcm),
-    aead_row!("aes-192-gcm", 24, aes_gcm),
-    aead_row!("aes-256-gcm", 32, aes_gcm),
-    aead_row!("aes-128-ccm", 16, aes_ccm),
-    aead_row!("aes-256-ccm", 32, aes_ccm),
-    hash_row!("sha1", "sha1", Operation::Hash, sha_hash),
-    hash_row!("sha224", "sha256", Operation::Hash, sha_hash),
-    hash_row!("sha256", "sha256", Operation::Hash, sha_hash),
-    hash_row!("sha384", "sha512", Operation::Hash, sha_hash),
-    hash_row!("sha512", "sha512", Operation::Hash, sha_hash),
-    hash_row!("sha512-224", "sha512", Operation::Hash, sha_hash),
-    hash_row!("sha512-256", "sha512", Operation::Hash, sha_hash),
-    hash_row!("hmac-sha1", "sha1", Operation::Mac, hmac_any),
-    hash_row!("hmac-sha256", "sha256", Operation::Mac, sha_hash),
-    hash_row!("hmac-sha384", "sha512", Operation::Mac, hmac_any),
-    hash_row!("hmac-sha512", "sha512", Operation::Mac, sha_hash),
-    hash_row!("hmac-sha3-256", "keccak", Operation::Mac, hmac_any),
-    hash_row!("hkdf-sha256", "sha256", Operation::Derive, hmac_any),
-    hash_row!("pbkdf2-sha256", "sha256", Operation::Derive, hmac_any),
-    hash_row!("sha3-224", "keccak", Operation::Hash, keccak_hash),
-    hash_row!("sha3-256", "keccak", Operation::Hash, keccak_hash),
-    hash_row!("sha3-384", "keccak", Operation::Hash, keccak_hash),
-    hash_row!("sha3-512", "keccak", Operation::Hash, keccak_hash),
-    hash_row!("cshake128", "keccak", Operation::Hash, keccak_hash),
-    hash_row!("cshake256", "keccak", Operation::Hash, keccak_hash),
-    hash_row!("shake128", "keccak", Operation::Hash, keccak_hash),
-    hash_row!("shake256", "keccak", Operation::Hash, keccak_hash),
-    hash_row!("kmac128", "keccak", Operation::Mac, keccak_hash),
-    hash_row!("kmac256", "keccak", Operation::Mac, keccak_hash),
+    aes("aes-128-ecb", 16, SizeRule::blocks(16), su::aes_ecb).with_enc(EncMode::Ecb),
+    aes("aes-192-ecb", 24, SizeRule::blocks(16), su::aes_ecb).with_enc(EncMode::Ecb),
+    aes("aes-256-ecb", 32, SizeRule::blocks(16), su::aes_ecb).with_enc(EncMode::Ecb),
+    aes("aes-128-ctr", 16, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Ctr),
+    aes("aes-192-ctr", 24, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Ctr),
+    aes("aes-256-ctr", 32, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Ctr),
+    aes("aes-128-cbc", 16, SizeRule::blocks(16), su::aes_mode).with_enc(EncMode::Cbc),
+    aes("aes-192-cbc", 24, SizeRule::blocks(16), su::aes_mode).with_enc(EncMode::Cbc),
+    aes("aes-256-cbc", 32, SizeRule::blocks(16), su::aes_mode).with_enc(EncMode::Cbc),
+    aes("aes-128-cfb", 16, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Cfb),
+    aes("aes-192-cfb", 24, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Cfb),
+    aes("aes-256-cfb", 32, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Cfb),
+    aes("aes-128-cfb8", 16, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Cfb8),
+    aes("aes-192-cfb8", 24, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Cfb8),
+    aes("aes-256-cfb8", 32, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Cfb8),
+    aes("aes-128-cfb1", 16, SizeRule::ANY, su::aes_mode),
+    aes("aes-128-ofb", 16, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Ofb),
+    aes("aes-192-ofb", 24, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Ofb),
+    aes("aes-256-ofb", 32, SizeRule::ANY, su::aes_mode).with_enc(EncMode::Ofb),
+    aes("aes-128-xts", 32, XTS, su::aes_mode).with_enc(EncMode::Xts),
+    aes("aes-256-xts", 64, XTS, su::aes_mode).with_enc(EncMode::Xts),
+    row(
+        "aes-128-cmac",
+        "aes",
+        16,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::aes_mode,
+    ),
+    row(
+        "aes-256-cmac",
+        "aes",
+        32,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::aes_mode,
+    ),
+    // KW (RFC 3394) wraps 8-byte semiblocks, at least two; KWP (RFC 5649) any length.
+    row(
+        "aes-128-kw",
+        "aes",
+        16,
+        SizeRule {
+            multiple: 8,
+            min: 16,
+            max: usize::MAX,
+        },
+        &[Operation::Encrypt],
+        su::aes_kw,
+    ),
+    row(
+        "aes-256-kw",
+        "aes",
+        32,
+        SizeRule {
+            multiple: 8,
+            min: 16,
+            max: usize::MAX,
+        },
+        &[Operation::Encrypt],
+        su::aes_kw,
+    ),
+    row(
+        "aes-128-kwp",
+        "aes",
+        16,
+        SizeRule::ANY,
+        &[Operation::Encrypt],
+        su::aes_kw,
+    ),
+    row(
+        "aes-128-gmac",
+        "aes",
+        16,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::aes_gmac,
+    ),
+    row(
+        "aes-256-gmac",
+        "aes",
+        32,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::aes_gmac,
+    ),
+    aes("aes-128-gcm", 16, SizeRule::ANY, su::aes_gcm).with_enc(EncMode::Gcm),
+    aes("aes-192-gcm", 24, SizeRule::ANY, su::aes_gcm).with_enc(EncMode::Gcm),
+    aes("aes-256-gcm", 32, SizeRule::ANY, su::aes_gcm).with_enc(EncMode::Gcm),
+    aes("aes-128-ccm", 16, SizeRule::ANY, su::aes_ccm),
+    aes("aes-256-ccm", 32, SizeRule::ANY, su::aes_ccm),
+    hash("sha1", "sha1", su::sha_hash, fixed!(Sha1, 20)),
+    hash("sha224", "sha256", su::sha_hash, fixed!(Sha224, 28)),
+    hash("sha256", "sha256", su::sha_hash, fixed!(Sha256, 32)),
+    hash("sha384", "sha512", su::sha_hash, fixed!(Sha384, 48)),
+    hash("sha512", "sha512", su::sha_hash, fixed!(Sha512, 64)),
+    hash("sha512-224", "sha512", su::sha_hash, fixed!(Sha512_224, 28)),
+    hash("sha512-256", "sha512", su::sha_hash, fixed!(Sha512_256, 32)),
+    hmac("hmac-sha1", "sha1", hmac_of!(Sha1, 20)),
+    hmac("hmac-sha224", "sha256", hmac_of!(Sha224, 28)),
+    hmac("hmac-sha256", "sha256", hmac_of!(Sha256, 32)),
+    hmac("hmac-sha384", "sha512", hmac_of!(Sha384, 48)),
+    hmac("hmac-sha512", "sha512", hmac_of!(Sha512, 64)),
+    hmac("hmac-sha512-224", "sha512", hmac_of!(Sha512_224, 28)),
+    hmac("hmac-sha512-256", "sha512", hmac_of!(Sha512_256, 32)),
+    hmac("hmac-sha3-224", "keccak", hmac_of!(Sha3_224, 28)),
+    hmac("hmac-sha3-256", "keccak", hmac_of!(Sha3_256, 32)),
+    hmac("hmac-sha3-384", "keccak", hmac_of!(Sha3_384, 48)),
+    hmac("hmac-sha3-512", "keccak", hmac_of!(Sha3_512, 64)),
+    // KDFs in `shyfr speed`: for HKDF the size is the input key material (32 bytes are
+    // derived from it); for PBKDF2 (one iteration) it is the derived key's length.
+    row(
+        "hkdf-sha256",
+        "sha256",
+        32,
+        SizeRule::ANY,
+        &[Operation::Derive],
+        su::hmac_any,
+    ),
+    row(
+        "pbkdf2-sha256",
+        "sha256",
+        32,
+        SizeRule::ANY,
+        &[Operation::Derive],
+        su::hmac_any,
+    ),
+    hash("sha3-224", "keccak", su::keccak_hash, fixed!(Sha3_224, 28)),
+    hash("sha3-256", "keccak", su::keccak_hash, fixed!(Sha3_256, 32)),
+    hash("sha3-384", "keccak", su::keccak_hash, fixed!(Sha3_384, 48)),
+    hash("sha3-512", "keccak", su::keccak_hash, fixed!(Sha3_512, 64)),
+    row(
+        "cshake128",
+        "keccak",
+        0,
+        SizeRule::ANY,
+        &[Operation::Hash],
+        su::keccak_hash,
+    ),
+    row(
+        "cshake256",
+        "keccak",
+        0,
+        SizeRule::ANY,
+        &[Operation::Hash],
+        su::keccak_hash,
+    ),
+    hash(
+        "shake128",
+        "keccak",
+        su::keccak_hash,
+        Digest::Xof {
+            default_len: 32,
+            new: digest::shake128,
+        },
+    ),
+    hash(
+        "shake256",
+        "keccak",
+        su::keccak_hash,
+        Digest::Xof {
+            default_len: 64,
+            new: digest::shake256,
+        },
+    ),
+    row(
+        "kmac128",
+        "keccak",
+        32,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::keccak_hash,
+    )
+    .with_digest(Digest::Kmac {
+        default_len: 32,
+        min_key: shyfr::mac::kmac::Kmac128::MIN_KEY_LEN,
+        new: digest::kmac128,
+    }),
+    row(
+        "kmac256",
+        "keccak",
+        32,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::keccak_hash,
+    )
+    .with_digest(Digest::Kmac {
+        default_len: 64,
+        min_key: shyfr::mac::kmac::Kmac256::MIN_KEY_LEN,
+        new: digest::kmac256,
+    }),
 ];
 
 /// What `shyfr speed` measures when no algorithm is named.
-pub const DEFAULT: &[&str] = &["aes-128-ecb", "aes-192-ecb", "aes-256-ecb"];
+pub const DEFAULT_SPEED: &[&str] = &["aes-128-ecb", "aes-192-ecb", "aes-256-ecb"];
 
-/// The algorithm called `name` (case-insensitive).
+/// The algorithm called `name` (case-insensitive, surrounding spaces ignored).
 pub fn find(name: &str) -> Option<&'static Algorithm> {
     ALGORITHMS
         .iter()
         .find(|a| a.name.eq_ignore_ascii_case(name.trim()))
 }
 
-/// The names of every algorithm, comma-separated (for messages).
-pub fn names() -> String {
+/// The names of the rows that `keep` selects, comma-separated (for messages and help).
+pub fn names(keep: impl Fn(&Algorithm) -> bool) -> String {
     ALGORITHMS
         .iter()
+        .filter(|a| keep(a))
         .map(|a| a.name)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Whether `shyfr hash` takes the row.
+pub fn is_hash(a: &Algorithm) -> bool {
+    a.digest.is_some_and(|d| d.is_hash())
+}
+
+/// Whether `shyfr mac` takes the row.
+pub fn is_mac(a: &Algorithm) -> bool {
+    a.digest.is_some_and(|d| d.is_mac())
+}
+
+/// Whether `shyfr enc` takes the row.
+pub fn is_enc(a: &Algorithm) -> bool {
+    a.enc.is_some()
 }
 
 /// The name that stands for "the portable backend" of any algorithm.
@@ -262,6 +450,11 @@ impl Algorithm {
         shyfr::registry::backends()
             .filter(|b| b.algorithm == self.family)
             .collect()
+    }
+
+    /// The tag of BSD-style checksum lines (`SHA256 (NAME) = HEX`): the name in capitals.
+    pub fn tag(&self) -> String {
+        self.name.to_ascii_uppercase()
     }
 
     /// Checks a backend name given on the command line: `portable` (the family's backend
@@ -325,495 +518,6 @@ pub fn why_unavailable(needs: &[Feature]) -> String {
     }
 }
 
-/// A fixed, non-trivial key of `len` bytes.
-fn bench_key(len: usize) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u8).wrapping_mul(37) ^ 0x5c)
-        .collect()
-}
-
-/// Wraps a one-pass function into a [`Runner`]. Generic, so `f` is inlined into the loop
-/// and the only per-pass cost beyond the library call is the loop itself.
-fn repeat(mut f: impl FnMut(&mut [u8]) + Send + 'static) -> Runner {
-    Box::new(move |buf: &mut [u8], reps: u64| {
-        for _ in 0..reps {
-            f(black_box(&mut *buf));
-        }
-        black_box(&*buf);
-    })
-}
-
-/// [`Setup`] for AES in ECB mode (`encrypt_blocks` / `decrypt_blocks` over the buffer).
-fn aes_ecb(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
-    let backend = match backend {
-        None => AesBackend::best(),
-        Some(name) => AesBackend::from_name(name)
-            .ok_or_else(|| format!("{}: no AES backend called '{name}'", alg.name))?,
-    };
-    let aes = Aes::with_backend(&bench_key(alg.key_len), backend)
-        .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, backend.name()))?;
-    let backend = aes.backend().name();
-    let run = match op {
-        Operation::Encrypt => repeat(move |buf| {
-            aes.encrypt_blocks(buf)
-                .expect("buffer sizes are checked to be whole blocks")
-        }),
-        Operation::Decrypt => repeat(move |buf| {
-            aes.decrypt_blocks(buf)
-                .expect("buffer sizes are checked to be whole blocks")
-        }),
-        other => return Err(format!("{} cannot {}", alg.name, other.name())),
-    };
-    Ok(Prepared { backend, run })
-}
-
-/// The AES backend named on the command line, or the library's choice.
-fn aes_backend(alg: &Algorithm, backend: Option<&str>) -> Result<AesBackend, String> {
-    match backend {
-        None => Ok(AesBackend::best()),
-        Some(name) => AesBackend::from_name(name)
-            .ok_or_else(|| format!("{}: no AES backend called '{name}'", alg.name)),
-    }
-}
-
-/// [`Setup`] for the AES block modes: CTR, CBC, CFB (128 and 8), OFB, XTS (16 bytes of
-/// data-unit tweak, the whole buffer one unit), CMAC. Every pass restarts from the same
-/// IV, so each pass is the whole-buffer one-shot call a user makes.
-fn aes_mode(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
-    use shyfr::mode::cbc::Cbc;
-    use shyfr::mode::cfb::{CfbDecryptor, CfbEncryptor, Segment};
-    use shyfr::mode::cmac::Cmac;
-    use shyfr::mode::ctr::Ctr;
-    use shyfr::mode::ofb::Ofb;
-    use shyfr::mode::xts::Xts;
-    let b = aes_backend(alg, backend)?;
-    let key = bench_key(alg.key_len);
-    let mk = |k: &[u8]| {
-        Aes::with_backend(k, b)
-            .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))
-    };
-    const IV: [u8; 16] = [3; 16];
-    let dec = op == Operation::Decrypt;
-    let mode = alg.name.split('-').nth(2).unwrap_or("");
-    let run = match mode {
-        "ctr" => {
-            let aes = mk(&key)?;
-            repeat(move |buf| {
-                Ctr::new(&aes, &IV)
-                    .and_then(|mut c| c.apply_keystream(buf))
-                    .expect("valid IV and length")
-            })
-        }
-        "cbc" => {
-            let cbc = Cbc::new(mk(&key)?);
-            repeat(move |buf| {
-                if dec {
-                    cbc.decrypt(&IV, buf).expect("whole blocks")
-                } else {
-                    cbc.encrypt(&IV, buf).expect("whole blocks")
-                }
-            })
-        }
-        "cfb" | "cfb8" | "cfb1" => {
-            let aes = mk(&key)?;
-            let seg = match mode {
-                "cfb8" => Segment::Byte,
-                "cfb1" => Segment::Bit,
-                _ => Segment::Block,
-            };
-            repeat(move |buf| {
-                if dec {
-                    let mut c = CfbDecryptor::with_segment(&aes, &IV, seg).expect("valid IV");
-                    c.update(buf).expect("valid length");
-                } else {
-                    let mut c = CfbEncryptor::with_segment(&aes, &IV, seg).expect("valid IV");
-                    c.update(buf).expect("valid length");
-                }
-            })
-        }
-        "ofb" => {
-            let aes = mk(&key)?;
-            repeat(move |buf| {
-                Ofb::new(&aes, &IV)
-                    .and_then(|mut c| c.apply_keystream(buf))
-                    .expect("valid IV")
-            })
-        }
-        "xts" => {
-            let half = alg.key_len / 2;
-            let xts = Xts::new(mk(&key[..half])?, mk(&key[half..])?)
-                .map_err(|e| format!("{}: {e}", alg.name))?;
-            repeat(move |buf| {
-                if dec {
-                    xts.decrypt(&IV, buf).expect("at least one block")
-                } else {
-                    xts.encrypt(&IV, buf).expect("at least one block")
-                }
-            })
-        }
-        "cmac" => {
-            let aes = mk(&key)?;
-            repeat(move |buf| {
-                black_box(Cmac::mac(&aes, buf).expect("AES block"));
-            })
-        }
-        other => return Err(format!("{}: no set-up for mode {other}", alg.name)),
-    };
-    Ok(Prepared {
-        backend: b.name(),
-        run,
-    })
-}
-
-/// [`Setup`] for AES key wrap: KW (RFC 3394) wraps the whole buffer (a multiple of 8 bytes,
-/// at least 16) per pass, KWP (RFC 5649) any non-empty buffer.
-fn aes_kw(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
-    let b = aes_backend(alg, backend)?;
-    let aes = Aes::with_backend(&bench_key(alg.key_len), b)
-        .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
-    let mut out = Vec::new();
-    let run = if alg.name.ends_with("kwp") {
-        let kwp = shyfr::mode::kw::Kwp::new(aes).map_err(|e| format!("{}: {e}", alg.name))?;
-        repeat(move |buf| {
-            out.resize(buf.len() + 16, 0);
-            kwp.wrap(buf, &mut out).expect("any non-empty length");
-            black_box(&out);
-        })
-    } else {
-        let kw = shyfr::mode::kw::Kw::new(aes).map_err(|e| format!("{}: {e}", alg.name))?;
-        repeat(move |buf| {
-            out.resize(buf.len() + 8, 0);
-            kw.wrap(buf, &mut out).expect("sizes checked");
-            black_box(&out);
-        })
-    };
-    Ok(Prepared {
-        backend: b.name(),
-        run,
-    })
-}
-
-/// [`Setup`] for GMAC: the tag of the whole buffer as authenticated data.
-fn aes_gmac(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
-    let b = aes_backend(alg, backend)?;
-    let key_len = if alg.name.contains("256") { 32 } else { 16 };
-    let gcm = shyfr::aead::gcm::AesGcm::with_backends(
-        &bench_key(key_len),
-        b,
-        shyfr::aead::ghash::Backend::best(),
-    )
-    .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
-    const NONCE: [u8; 12] = [5; 12];
-    let run = repeat(move |buf| {
-        black_box(gcm.gmac(&NONCE, buf).expect("within limits"));
-    });
-    Ok(Prepared {
-        backend: b.name(),
-        run,
-    })
-}
-
-/// [`Setup`] for the HMAC rows over any hash, and the HMAC-based KDFs (HKDF, PBKDF2), on
-/// the hash's default backend.
-fn hmac_any(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
-    use shyfr::hash::sha1::Sha1;
-    use shyfr::hash::sha2::Sha384;
-    use shyfr::hash::sha3::Sha3_256;
-    use shyfr::hash::Hash;
-    use shyfr::mac::hmac::Hmac;
-    fn run<H: Hash + Send + 'static>(key: &[u8]) -> Runner {
-        hash_runner(Hmac::<H>::new(key), |m, d| m.update(d), |m| m.finalize())
-    }
-    let default = alg
-        .backends()
-        .into_iter()
-        .find(|b| b.selected)
-        .map(|b| b.backend)
-        .unwrap_or("soft");
-    if backend.is_some_and(|b| b != default) {
-        return Err(unsteerable(alg));
-    }
-    let key = bench_key(alg.key_len);
-    let run = match alg.name {
-        "hmac-sha1" => run::<Sha1>(&key),
-        "hmac-sha384" => run::<Sha384>(&key),
-        "hmac-sha3-256" => run::<Sha3_256>(&key),
-        // HKDF: extract over the buffer as input key material, then expand 32 bytes.
-        "hkdf-sha256" => repeat(move |buf| {
-            let mut okm = [0u8; 32];
-            shyfr::kdf::hkdf::Hkdf::<shyfr::hash::sha2::Sha256>::derive(
-                b"salt", buf, b"info", &mut okm,
-            )
-            .expect("32 bytes");
-            black_box(okm);
-        }),
-        // PBKDF2 with one iteration, deriving as many bytes as the buffer holds: the rate at
-        // which the PRF produces key material (the cost of c iterations is c times this).
-        "pbkdf2-sha256" => repeat(move |buf| {
-            shyfr::kdf::pbkdf2::pbkdf2_hmac::<shyfr::hash::sha2::Sha256>(
-                b"password",
-                b"salt",
-                1,
-                buf,
-            )
-            .expect("non-empty");
-        }),
-        other => return Err(format!("no HMAC set-up for {other}")),
-    };
-    Ok(Prepared {
-        backend: default,
-        run,
-    })
-}
-
-/// An AEAD runner: `seal` in place for encryption; for decryption, `open` from a
-/// ciphertext sealed once per buffer size (buffer to buffer, so every pass verifies a
-/// valid tag and decrypts).
-fn aead_runner<T: Send + 'static>(
-    op: Operation,
-    seal: impl Fn(&mut [u8]) -> T + Send + 'static,
-    seal_to: impl Fn(&[u8], &mut [u8]) -> T + Send + 'static,
-    open_to: impl Fn(&[u8], &T, &mut [u8]) + Send + 'static,
-) -> Runner {
-    match op {
-        Operation::Decrypt => {
-            let mut sealed: Option<(Vec<u8>, T)> = None;
-            Box::new(move |buf: &mut [u8], reps: u64| {
-                if sealed.as_ref().is_none_or(|(ct, _)| ct.len() != buf.len()) {
-                    let mut ct = vec![0u8; buf.len()];
-                    let tag = seal_to(buf, &mut ct);
-                    sealed = Some((ct, tag));
-                }
-                let (ct, tag) = sealed.as_ref().expect("sealed above");
-                for _ in 0..reps {
-                    open_to(black_box(ct), tag, black_box(&mut *buf));
-                }
-            })
-        }
-        _ => repeat(move |buf| {
-            black_box(seal(buf));
-        }),
-    }
-}
-
-/// [`Setup`] for AES-GCM (96-bit nonce, 16-byte tag, no AAD); GHASH on its best backend.
-fn aes_gcm(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
-    let b = aes_backend(alg, backend)?;
-    let gcm = shyfr::aead::gcm::AesGcm::with_backends(
-        &bench_key(alg.key_len),
-        b,
-        shyfr::aead::ghash::Backend::best(),
-    )
-    .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
-    let backend = gcm.aes_backend().name();
-    let gcm = std::sync::Arc::new(gcm);
-    let (g1, g2, g3) = (gcm.clone(), gcm.clone(), gcm);
-    const NONCE: [u8; 12] = [7; 12];
-    let run = aead_runner(
-        op,
-        move |buf| g1.seal_in_place(&NONCE, &[], buf).expect("within limits"),
-        move |pt, ct| g2.seal_to(&NONCE, &[], pt, ct).expect("within limits"),
-        move |ct, tag, pt| {
-            g3.open_to(&NONCE, &[], ct, tag.as_ref(), pt)
-                .expect("authentic")
-        },
-    );
-    Ok(Prepared { backend, run })
-}
-
-/// [`Setup`] for AES-CCM (13-byte nonce, 16-byte tag, no AAD).
-fn aes_ccm(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
-    let b = aes_backend(alg, backend)?;
-    let ccm = shyfr::aead::ccm::AesCcm::with_backend(&bench_key(alg.key_len), b)
-        .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
-    let ccm = std::sync::Arc::new(ccm);
-    let (c1, c2, c3) = (ccm.clone(), ccm.clone(), ccm);
-    const NONCE: [u8; 13] = [9; 13];
-    let run = aead_runner(
-        op,
-        move |buf| c1.seal_in_place(&NONCE, &[], buf).expect("within limits"),
-        move |pt, ct| c2.seal_to(&NONCE, &[], pt, ct).expect("within limits"),
-        move |ct, tag, pt| {
-            c3.open_to(&NONCE, &[], ct, tag.as_ref(), pt)
-                .expect("authentic")
-        },
-    );
-    Ok(Prepared {
-        backend: b.name(),
-        run,
-    })
-}
-
-/// A runner that hashes the whole buffer per pass, starting from a clone of `h` (a fresh
-/// state, or a keyed HMAC state).
-fn hash_runner<H: Clone + Send + 'static, O: 'static>(
-    h: H,
-    update: fn(&mut H, &[u8]),
-    finish: fn(H) -> O,
-) -> Runner {
-    repeat(move |buf| {
-        let mut h = h.clone();
-        update(&mut h, buf);
-        black_box(finish(h));
-    })
-}
-
-/// The message for `--backend` on an HMAC row naming a backend other than the default.
-fn unsteerable(alg: &Algorithm) -> String {
-    format!(
-        "{}: HMAC uses the hash's default backend; choose it with --cpu (e.g. --cpu -sha)",
-        alg.name
-    )
-}
-
-/// A runner for a fixed-output hash state (or the error that prevented setting it up).
-fn plain<H: shyfr::hash::Hash + Send + 'static>(
-    h: Result<H, shyfr::Error>,
-    name: &str,
-) -> Result<Runner, String> {
-    let h = h.map_err(|e| format!("{name}: {e}"))?;
-    Ok(hash_runner(h, |h, d| h.update(d), |h| h.finalize()))
-}
-
-/// [`Setup`] for SHA-1, SHA-2 and HMAC-SHA-2: one digest or tag of the whole buffer per
-/// pass, on the backend of the compression function named on the command line.
-fn sha_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
-    use shyfr::hash::sha1::{Backend as B1, Sha1};
-    use shyfr::hash::sha2::{
-        Sha224, Sha256, Sha256Backend as B256, Sha384, Sha512, Sha512Backend as B512, Sha512_224,
-        Sha512_256,
-    };
-    use shyfr::mac::hmac::Hmac;
-    fn pick<B: Copy>(
-        alg: &Algorithm,
-        backend: Option<&str>,
-        best: B,
-        from_name: fn(&str) -> Option<B>,
-    ) -> Result<B, String> {
-        match backend {
-            None => Ok(best),
-            Some(n) => from_name(n).ok_or_else(|| format!("{}: no backend called '{n}'", alg.name)),
-        }
-    }
-    let key = bench_key(alg.key_len);
-    let (run, backend) = match alg.name {
-        "sha1" => {
-            let b = pick(alg, backend, B1::best(), B1::from_name)?;
-            (plain(Sha1::with_backend(b), alg.name)?, b.name())
-        }
-        "sha224" | "sha256" | "hmac-sha256" => {
-            let b = pick(alg, backend, B256::best(), B256::from_name)?;
-            let run = match alg.name {
-                "sha224" => plain(Sha224::with_backend(b), alg.name)?,
-                "sha256" => plain(Sha256::with_backend(b), alg.name)?,
-                _ => {
-                    // An HMAC key runs on the hash's default backend; steer it with --cpu.
-                    if b != Sha256::new().backend() {
-                        return Err(unsteerable(alg));
-                    }
-                    hash_runner(
-                        Hmac::<Sha256>::new(&key),
-                        |m, d| m.update(d),
-                        |m| m.finalize(),
-                    )
-                }
-            };
-            (run, b.name())
-        }
-        _ => {
-            let b = pick(alg, backend, B512::best(), B512::from_name)?;
-            let run = match alg.name {
-                "sha384" => plain(Sha384::with_backend(b), alg.name)?,
-                "sha512" => plain(Sha512::with_backend(b), alg.name)?,
-                "sha512-224" => plain(Sha512_224::with_backend(b), alg.name)?,
-                "sha512-256" => plain(Sha512_256::with_backend(b), alg.name)?,
-                _ => {
-                    // An HMAC key runs on the hash's default backend; steer it with --cpu.
-                    if b != Sha512::new().backend() {
-                        return Err(unsteerable(alg));
-                    }
-                    hash_runner(
-                        Hmac::<Sha512>::new(&key),
-                        |m, d| m.update(d),
-                        |m| m.finalize(),
-                    )
-                }
-            };
-            (run, b.name())
-        }
-    };
-    Ok(Prepared { backend, run })
-}
-
-/// A runner for an extendable-output function: absorb the buffer, read `n` bytes (at most 64).
-fn xof_runner<X: shyfr::hash::Xof + Send + 'static>(x: X, n: usize) -> Runner {
-    use shyfr::hash::XofReader;
-    repeat(move |buf| {
-        let mut x = x.clone();
-        x.update(buf);
-        let mut out = [0u8; 64];
-        x.finalize_xof().read(&mut out[..n]);
-        black_box(out);
-    })
-}
-
-/// [`Setup`] for the Keccak-based rows: one digest (or 32/64-byte output, or tag) of the
-/// whole buffer per pass.
-fn keccak_hash(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
-    use shyfr::hash::sha3::{
-        Backend, CShake128, CShake256, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256,
-    };
-    use shyfr::mac::kmac::{Kmac128, Kmac256};
-    let b = match backend {
-        None => Backend::best(),
-        Some(name) => Backend::from_name(name)
-            .ok_or_else(|| format!("{}: no Keccak backend called '{name}'", alg.name))?,
-    };
-    let unusable = |e: shyfr::Error| format!("{}: cannot use backend {}: {e}", alg.name, b.name());
-    let key = bench_key(alg.key_len);
-    let run = match alg.name {
-        "sha3-224" => plain(Sha3_224::with_backend(b), alg.name)?,
-        "sha3-256" => plain(Sha3_256::with_backend(b), alg.name)?,
-        "sha3-384" => plain(Sha3_384::with_backend(b), alg.name)?,
-        "sha3-512" => plain(Sha3_512::with_backend(b), alg.name)?,
-        "shake128" => xof_runner(Shake128::with_backend(b).map_err(unusable)?, 32),
-        "shake256" => xof_runner(Shake256::with_backend(b).map_err(unusable)?, 64),
-        "cshake128" => xof_runner(
-            CShake128::with_backend(b"", b"shyfr speed", b).map_err(unusable)?,
-            32,
-        ),
-        "cshake256" => xof_runner(
-            CShake256::with_backend(b"", b"shyfr speed", b).map_err(unusable)?,
-            64,
-        ),
-        "kmac128" => {
-            let k = Kmac128::with_backend(&key, b"", b).map_err(unusable)?;
-            repeat(move |buf| {
-                let mut k = k.clone();
-                k.update(buf);
-                let mut tag = [0u8; 32];
-                k.finalize_into(&mut tag).expect("valid length");
-                black_box(tag);
-            })
-        }
-        "kmac256" => {
-            let k = Kmac256::with_backend(&key, b"", b).map_err(unusable)?;
-            repeat(move |buf| {
-                let mut k = k.clone();
-                k.update(buf);
-                let mut tag = [0u8; 64];
-                k.finalize_into(&mut tag).expect("valid length");
-                black_box(tag);
-            })
-        }
-        other => return Err(format!("no Keccak set-up for {other}")),
-    };
-    Ok(Prepared {
-        backend: b.name(),
-        run,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -824,13 +528,59 @@ mod tests {
             assert!(ALGORITHMS[..i].iter().all(|b| b.name != a.name));
             assert!(std::ptr::eq(find(a.name).unwrap(), a));
             assert!(!a.backends().is_empty(), "{}", a.name);
+            assert!(!a.operations.is_empty(), "{}", a.name);
         }
-        for d in DEFAULT {
+        for d in DEFAULT_SPEED {
             assert!(find(d).is_some());
         }
         assert!(find("AES-128-ECB").is_some());
-        assert!(find("aes-128-cbc").is_some());
         assert!(find("aes-128-nope").is_none());
+    }
+
+    #[test]
+    fn each_command_has_its_rows() {
+        // The names each command took before the table was shared.
+        for h in [
+            "sha1",
+            "sha224",
+            "sha256",
+            "sha384",
+            "sha512",
+            "sha512-224",
+            "sha512-256",
+            "sha3-224",
+            "sha3-256",
+            "sha3-384",
+            "sha3-512",
+            "shake128",
+            "shake256",
+        ] {
+            assert!(is_hash(find(h).unwrap()), "{h}");
+        }
+        assert_eq!(ALGORITHMS.iter().filter(|a| is_hash(a)).count(), 13);
+        assert_eq!(ALGORITHMS.iter().filter(|a| is_mac(a)).count(), 13);
+        // ecb cbc cfb cfb8 ofb ctr gcm at three key sizes, xts at two.
+        assert_eq!(ALGORITHMS.iter().filter(|a| is_enc(a)).count(), 23);
+        for a in ALGORITHMS.iter().filter(|a| is_enc(a)) {
+            assert_eq!(a.family, "aes");
+        }
+    }
+
+    #[test]
+    fn size_rules() {
+        let kw = find("aes-128-kw").unwrap().sizes;
+        assert!(kw.check(8, "kw").is_err());
+        assert!(kw.check(12, "kw").is_err());
+        assert!(kw.check(16, "kw").is_ok());
+        assert!(kw.check(24, "kw").is_ok());
+        assert_eq!(kw.describe(), "multiples of 8, at least 16 bytes");
+        let e = kw.check(8, "aes-128-kw").unwrap_err();
+        assert!(e.contains("at least 16"), "{e}");
+        let xts = find("aes-128-xts").unwrap().sizes;
+        assert!(xts.check(32 << 20, "xts").is_err());
+        assert!(xts.check(16 << 20, "xts").is_ok());
+        assert_eq!(SizeRule::ANY.describe(), "any");
+        assert_eq!(SizeRule::blocks(16).describe(), "multiples of 16");
     }
 
     #[test]
@@ -846,31 +596,5 @@ mod tests {
     fn portable_resolves_to_soft() {
         let a = find("aes-256-ecb").unwrap();
         assert_eq!(a.resolve_backend(PORTABLE), Ok("soft"));
-    }
-
-    #[test]
-    fn every_backend_runs_and_agrees() {
-        // Every available backend of every row runs; ciphers give the same output on all of
-        // them (hash rows leave the buffer as it is). HMAC rows follow the hash's default
-        // backend and refuse another one with a message.
-        for a in ALGORITHMS {
-            let op = a.operations[0];
-            let mut outs = Vec::new();
-            for b in a.backends().iter().filter(|b| b.available) {
-                let prepared = a.prepare(Some(b.backend), op);
-                let follows_hash = a.name.starts_with("hmac-") || op == Operation::Derive;
-                if follows_hash && !b.selected {
-                    assert!(prepared.is_err(), "{} on {}", a.name, b.backend);
-                    continue;
-                }
-                let mut p = prepared.unwrap_or_else(|e| panic!("{} on {}: {e}", a.name, b.backend));
-                assert_eq!(p.backend, b.backend);
-                let mut buf: Vec<u8> = (0..512).map(|i| i as u8).collect();
-                (p.run)(&mut buf, 3);
-                outs.push(buf);
-            }
-            assert!(!outs.is_empty(), "{}", a.name);
-            assert!(outs.windows(2).all(|w| w[0] == w[1]), "{}", a.name);
-        }
     }
 }

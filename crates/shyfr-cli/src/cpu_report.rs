@@ -9,10 +9,28 @@ use crate::algorithms::why_unavailable;
 use crate::table::{Align, Table};
 use crate::{CliError, CpuOverride};
 
+/// The help after `shyfr cpu --help`: the JSON report, a stable contract.
+pub const JSON_HELP: &str = "\
+JSON (--json): one object, a stable contract (keys are only ever added):
+  arch       the architecture this build is for, e.g. \"x86_64\"
+  detected   the CPU features found, e.g. [\"aes\", \"avx2\", ...]
+  enabled    the features shyfr may use after the override
+  override   null, or {\"source\": \"--cpu\" or \"SHYFR_CPU\", \"spec\": \"...\"}
+  backends   an array with one object per backend of every algorithm, in the order of
+             the library's registry (within an algorithm, fastest first):
+               algorithm  the algorithm family, e.g. \"aes\", \"ghash\", \"sha256\", \"keccak\"
+               backend    the backend's name, e.g. \"x86_vaes\", \"soft\"
+               needs      the CPU features it needs (an array of names; empty for soft)
+               available  true if it can run here (the CPU has, and the override
+                          allows, every feature it needs, and its self-test passed)
+               selected   true for the backend keys set up now use (one per algorithm)
+Example: shyfr cpu --json | jq -r '.backends[] | select(.available) | \"\\(.algorithm) \\(.backend)\"'";
+
 /// Options of `shyfr cpu`.
 #[derive(Args, Debug)]
 pub struct CpuArgs {
-    /// Print one JSON object instead of the table.
+    /// Print one JSON object instead of the table (its keys are listed below, with
+    /// `--help`).
     #[arg(long)]
     json: bool,
 }
@@ -119,7 +137,7 @@ pub fn run(args: &CpuArgs, ov: Option<&CpuOverride>) -> Result<String, CliError>
                 .collect(),
         };
         let mut s = serde_json::to_string_pretty(&report)
-            .map_err(|e| CliError::Runtime(format!("cannot write JSON: {e}")))?;
+            .map_err(|e| CliError::Failure(format!("cannot write JSON: {e}")))?;
         s.push('\n');
         return Ok(s);
     }

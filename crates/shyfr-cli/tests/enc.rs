@@ -327,8 +327,8 @@ fn gcm_nist_spec_vectors() {
     assert_eq!(h(&d.stdout), &pt[..120]);
 }
 
-/// A tampered tag, ciphertext or AAD, or a wrong nonce: exit 1, and the output file (which
-/// held stale data before) is left empty.
+/// A tampered tag, ciphertext or AAD, or a wrong nonce: exit 1, and the output file is left
+/// exactly as it was (not emptied, nothing written, no temporary file left behind).
 #[test]
 fn gcm_rejects_tampering_and_writes_nothing() {
     let dir = scratch("gcm");
@@ -373,8 +373,9 @@ fn gcm_rejects_tampering_and_writes_nothing() {
     cases.push(("truncated", sealed[..n - 1].to_vec(), args.to_vec()));
     cases.push(("shorter than a tag", sealed[..15].to_vec(), args.to_vec()));
     for (what, input, a) in cases {
-        // To a file: truncated, nothing written.
-        std::fs::write(&out, b"stale plaintext from an earlier run").unwrap();
+        // To a file: left as it was.
+        let before = b"a file from an earlier run";
+        std::fs::write(&out, before).unwrap();
         let r = shyfr(&[&["enc", "-d", "-out", outs], &a[..]].concat(), &input);
         assert_eq!(r.code, 1, "{what}: {}", r.stderr);
         assert!(
@@ -383,9 +384,14 @@ fn gcm_rejects_tampering_and_writes_nothing() {
             r.stderr
         );
         assert_eq!(
-            std::fs::metadata(&out).unwrap().len(),
-            0,
-            "{what}: output written"
+            std::fs::read(&out).unwrap(),
+            before,
+            "{what}: output touched"
+        );
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "{what}: a temporary file was left"
         );
         // To standard output: nothing.
         let r = shyfr(&[&["enc", "-d"], &a[..]].concat(), &input);
@@ -531,8 +537,8 @@ fn usage_errors_exit_2() {
     let k32 = "00".repeat(32);
     let iv = "00".repeat(16);
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["-aes-512-cbc", "-K", &k16, "-iv", &iv], "-aes-256-cbc"),
-        (vec!["-des-cbc", "-K", &k16, "-iv", &iv], "-aes-128-gcm"),
+        (vec!["-aes-512-cbc", "-K", &k16, "-iv", &iv], "-list"),
+        (vec!["-des-cbc", "-K", &k16, "-iv", &iv], "unknown option"),
         (vec!["-K", &k16, "-iv", &iv], "no cipher"),
         (vec!["-aes-128-cbc", "-iv", &iv], "-K"),
         (vec!["-aes-128-cbc", "-K", "abc", "-iv", &iv], "odd"),
@@ -578,6 +584,11 @@ fn usage_errors_exit_2() {
             r.stderr
         );
         assert!(r.stdout.is_empty(), "{args:?}");
+        // One short line in the one style.
+        let err = &r.stderr;
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("shyfr: enc: "), "{args:?}: {err}");
+        assert!(err.len() < 200, "{args:?}: {} characters: {err}", err.len());
     }
 }
 
@@ -595,4 +606,236 @@ fn help_lists_ciphers_and_strictness() {
     ] {
         assert!(text.contains(s), "help lacks {s}");
     }
+}
+
+/// `-out` naming the `-in` file (or a hard link to it) is refused before anything is
+/// written: the file keeps its contents (it used to be left empty, with exit status 0).
+#[test]
+fn output_over_its_own_input_is_refused() {
+    let d = scratch("same");
+    let x = d.join("x");
+    let link = d.join("link");
+    std::fs::write(&x, b"precious").unwrap();
+    std::fs::hard_link(&x, &link).unwrap();
+    let k = "000102030405060708090a0b0c0d0e0f";
+    let xs = x.to_str().unwrap();
+    for out in [xs, link.to_str().unwrap()] {
+        for cipher in ["-aes-128-cbc", "-aes-128-gcm", "-aes-128-ctr"] {
+            let iv = if cipher.ends_with("gcm") { &k[..24] } else { k };
+            let r = shyfr(
+                &["enc", cipher, "-K", k, "-iv", iv, "-in", xs, "-out", out],
+                b"",
+            );
+            assert_eq!(r.code, 2, "{cipher} -out {out}: {}", r.stderr);
+            assert!(r.stderr.contains("same file"), "{}", r.stderr);
+            assert_eq!(std::fs::read(&x).unwrap(), b"precious");
+        }
+    }
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        2,
+        "no temporary file left"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Any failure leaves an existing `-out` file as it was: a bad padding found at the end of
+/// a streamed CBC decryption, an XTS input too short, unreadable input; a success replaces
+/// it whole.
+#[test]
+fn failures_leave_the_output_file_as_it_was() {
+    let d = scratch("atomic");
+    let out = d.join("out");
+    let outs = out.to_str().unwrap();
+    let key = "00112233445566778899aabbccddeeff";
+    let iv = "0f0e0d0c0b0a09080706050403020100";
+    // 200 KB whose last block does not unpad: the earlier blocks stream out first.
+    let ct = shyfr(
+        &["enc", "-aes-128-cbc", "-nopad", "-K", key, "-iv", iv],
+        &vec![0u8; 200_000],
+    );
+    assert_eq!(ct.code, 0);
+    let before = b"an earlier result";
+    let xts_key = format!("{}{}", "01".repeat(16), "02".repeat(16));
+    let cases: Vec<(Vec<&str>, Vec<u8>)> = vec![
+        (
+            vec!["-d", "-aes-128-cbc", "-K", key, "-iv", iv],
+            ct.stdout.clone(),
+        ),
+        (vec!["-aes-128-xts", "-K", &xts_key, "-iv", iv], vec![0; 15]),
+        (
+            vec![
+                "-aes-128-cbc",
+                "-K",
+                key,
+                "-iv",
+                iv,
+                "-in",
+                "/nonexistent/in",
+            ],
+            vec![],
+        ),
+        (
+            vec!["-d", "-a", "-aes-128-cbc", "-K", key, "-iv", iv],
+            b"not base64!".to_vec(),
+        ),
+    ];
+    for (args, input) in cases {
+        std::fs::write(&out, before).unwrap();
+        let r = shyfr(&[&["enc", "-out", outs], &args[..]].concat(), &input);
+        assert_ne!(r.code, 0, "{args:?}");
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            before,
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            std::fs::read_dir(&d).unwrap().count(),
+            1,
+            "{args:?}: temp left"
+        );
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.starts_with("shyfr: enc: "), "{}", r.stderr);
+        assert!(!r.stderr.contains("os error"), "{}", r.stderr);
+    }
+    let r = shyfr(
+        &["enc", "-aes-128-ctr", "-K", key, "-iv", iv, "-out", outs],
+        b"new",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read(&out).unwrap().len(), 3);
+    // A destination that is not a regular file is written in place; a folder is refused.
+    let r = shyfr(
+        &[
+            "enc",
+            "-aes-128-ctr",
+            "-K",
+            key,
+            "-iv",
+            iv,
+            "-out",
+            "/dev/null",
+        ],
+        b"x",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let ds = d.to_str().unwrap();
+    let r = shyfr(
+        &["enc", "-aes-128-ctr", "-K", key, "-iv", iv, "-out", ds],
+        b"x",
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("Is a directory"), "{}", r.stderr);
+    let r = shyfr(
+        &["enc", "-aes-128-ctr", "-K", key, "-iv", iv, "-in", ds],
+        b"",
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("Is a directory"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `-a` / `-base64` (and `-A`) write what `openssl enc -a` writes and read what it writes,
+/// in both directions.
+#[test]
+fn base64_matches_openssl() {
+    if !have_openssl() {
+        return;
+    }
+    let mut rng = Rng(77);
+    let mut compared = 0;
+    for &len in &[0usize, 1, 2, 3, 47, 48, 49, 95, 96, 1000, 70_000] {
+        let key = h(&rng.bytes(16));
+        let iv = h(&rng.bytes(16));
+        let pt = rng.bytes(len);
+        for flags in [&["-a"][..], &["-base64"], &["-a", "-A"]] {
+            let args = [&["enc", "-aes-128-cbc", "-K", &key, "-iv", &iv], flags].concat();
+            let ours = shyfr(&args, &pt);
+            assert_eq!(ours.code, 0, "{}", ours.stderr);
+            let theirs = run_with("openssl", &args, &pt);
+            assert_eq!(theirs.code, 0);
+            assert!(
+                ours.stdout == theirs.stdout,
+                "{len} {flags:?}: base64 differs"
+            );
+            let mut dargs = args.clone();
+            dargs.push("-d");
+            let back = shyfr(&dargs, &theirs.stdout);
+            assert_eq!(back.code, 0, "{len} {flags:?}: {}", back.stderr);
+            assert!(back.stdout == pt, "{len} {flags:?}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 33);
+    // Decoding takes any line length and refuses what is not base64.
+    let k = "000102030405060708090a0b0c0d0e0f";
+    let one_line = shyfr(
+        &["enc", "-aes-128-ctr", "-K", k, "-iv", k, "-a", "-A"],
+        &[7; 300],
+    );
+    let back = shyfr(
+        &["enc", "-d", "-aes-128-ctr", "-K", k, "-iv", k, "-a"],
+        &one_line.stdout,
+    );
+    assert_eq!(back.stdout, vec![7; 300]);
+    let bad = shyfr(
+        &["enc", "-d", "-aes-128-ctr", "-K", k, "-iv", k, "-a"],
+        b"ab!d\n",
+    );
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("not base64"), "{}", bad.stderr);
+    let r = shyfr(&["enc", "-aes-128-ctr", "-K", k, "-iv", k, "-A"], b"");
+    assert_eq!(r.code, 2, "-A without -a");
+}
+
+/// `-list` names every cipher, one per line, and each one works.
+#[test]
+fn list_names_the_ciphers() {
+    let r = shyfr(&["enc", "-list"], b"");
+    assert_eq!(r.code, 0);
+    let text = String::from_utf8(r.stdout).unwrap();
+    let ciphers: Vec<&str> = text.lines().collect();
+    assert_eq!(ciphers.len(), 23, "{text}");
+    for c in ciphers {
+        let klen = if c.contains("-128-") {
+            16
+        } else if c.contains("-192-") {
+            24
+        } else {
+            32
+        };
+        let klen = if c.ends_with("xts") { 2 * klen } else { klen };
+        let key: String = (0..klen).map(|i| format!("{:02x}", i + 1)).collect();
+        let iv = if c.ends_with("gcm") {
+            "00".repeat(12)
+        } else {
+            "00".repeat(16)
+        };
+        let mut args = vec!["enc", c, "-K", &key];
+        if !c.ends_with("ecb") {
+            args.extend(["-iv", &iv]);
+        }
+        let r = shyfr(&args, &[1u8; 32]);
+        assert_eq!(r.code, 0, "{c}: {}", r.stderr);
+    }
+}
+
+/// A closed standard input is "Bad file descriptor", not an empty message.
+#[test]
+fn closed_stdin_is_an_error() {
+    let k = "000102030405060708090a0b0c0d0e0f";
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" <&-")
+        .arg(BIN)
+        .args(["enc", "-aes-128-cbc", "-K", k, "-iv", k])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "shyfr: enc: cannot read standard input: Bad file descriptor\n"
+    );
 }

@@ -47,6 +47,8 @@ fn usage_error(args: &[&str], mentions: &[&str]) {
     for m in mentions {
         assert!(err.contains(m), "{args:?}: {m:?} not in:\n{err}");
     }
+    assert_eq!(err.lines().count(), 1, "{args:?}: not one line:\n{err}");
+    assert!(err.starts_with("shyfr: speed: "), "{args:?}: {err}");
 }
 
 /// A fresh path in the temporary folder for this test.
@@ -114,7 +116,65 @@ fn json_schema_with_trials() {
         check_result(r, true);
         assert_eq!(r["trial_bytes_per_second"].as_array().unwrap().len(), 4);
         assert_eq!(r["threads"], 1);
-        assert!(r.get("speedup").is_none());
+        assert!(r["speedup"].is_null());
+    }
+}
+
+#[test]
+fn csv_and_json_have_the_same_columns() {
+    // The README says CSV and JSON hold the same: the same columns, in the same order,
+    // and the same values.
+    let args = |fmt: &'static str| {
+        vec![
+            "speed",
+            fmt,
+            "--seconds",
+            "0.02",
+            "--trials",
+            "2",
+            "--ghz",
+            "3",
+            "--sizes",
+            "16",
+            "--threads",
+            "2",
+            "sha256",
+        ]
+    };
+    let text = ok(&args("--json"));
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let csv = ok(&args("--csv"));
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let rs = v["results"].as_array().unwrap();
+    assert_eq!(rs.len(), csv.lines().count() - 1);
+    // The same keys in the same order (serde_json's map here sorts them: look at the text).
+    let first = &text[text.find("\"results\"").unwrap()..];
+    let first = &first[..first.find('}').unwrap()];
+    let at: Vec<usize> = header
+        .iter()
+        .map(|k| {
+            first
+                .find(&format!("\"{k}\":"))
+                .unwrap_or_else(|| panic!("{k}: {first}"))
+        })
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "order differs: {first}");
+    let mut sorted = header.clone();
+    sorted.sort_unstable();
+    for r in rs {
+        let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, sorted, "{r}");
+        assert_eq!(r["trials"], 2);
+        assert_eq!(r["trial_bytes_per_second"].as_array().unwrap().len(), 2);
+    }
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), header.len(), "{line}");
+        let trials = f[header
+            .iter()
+            .position(|h| *h == "trial_bytes_per_second")
+            .unwrap()];
+        assert_eq!(trials.split(';').count(), 2, "{line}");
     }
 }
 
@@ -210,6 +270,65 @@ fn threads_report_aggregate_and_speedup() {
     ] {
         assert!(text.contains(s), "{s:?} not in:\n{text}");
     }
+}
+
+/// Many more threads than cores: the threads take turns, so all of them over one clock
+/// cannot go much faster than the cores together, and a warning says so. (Adding up each
+/// thread's own rate once reported a 373x speed-up on 2 cores.)
+#[test]
+fn more_threads_than_cores_share_one_clock_and_warn() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = (16 * cores).min(1024);
+    let n = threads.to_string();
+    let (code, out, err) = shyfr(&[
+        "speed",
+        "--json",
+        "--seconds",
+        "0.05",
+        "--trials",
+        "1",
+        "--ghz",
+        "3",
+        "--sizes",
+        "16",
+        "--threads",
+        &n,
+        "sha256",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.starts_with("shyfr: speed: warning: "), "{err}");
+    assert!(err.contains(&format!("{n} threads on {cores}")), "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let many = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["threads"].as_u64() == Some(threads as u64))
+        .unwrap()
+        .clone();
+    let speedup = many["speedup"].as_f64().unwrap();
+    assert!(
+        speedup < (2 * cores) as f64,
+        "{speedup}x with {n} threads on {cores} cores"
+    );
+    // As many threads as cores: no warning.
+    let c = cores.to_string();
+    let (code, _, err) = shyfr(&[
+        "speed",
+        "--seconds",
+        "0.01",
+        "--trials",
+        "1",
+        "--ghz",
+        "3",
+        "--sizes",
+        "16",
+        "--threads",
+        &c,
+        "sha256",
+    ]);
+    assert_eq!(code, 0);
+    assert!(err.is_empty(), "{err}");
 }
 
 #[test]
@@ -340,13 +459,32 @@ fn list_names_every_algorithm_with_operations_and_backends() {
         .lines()
         .map(|l| l.split_whitespace().collect())
         .collect();
-    // Every name in the unknown-algorithm message (the full list) is a row of --list.
-    let (_, _, err) = shyfr(&["speed", "no-such-alg"]);
-    let names = err.split("valid algorithms: ").nth(1).unwrap().trim();
-    for name in names.split(", ") {
+    // One table: every name `hash`, `mac` and `enc` accept is a row of `speed --list`.
+    let valid = |args: &[&str]| -> Vec<String> {
+        let (code, _, err) = shyfr(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        let list = err
+            .split("valid: ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{err}"));
+        list.trim().split(", ").map(String::from).collect()
+    };
+    let mut names = valid(&["hash", "no-such-alg"]);
+    assert_eq!(names.len(), 13, "{names:?}");
+    let macs = valid(&["mac", "no-such-alg", "--key-hex", "00"]);
+    assert_eq!(macs.len(), 13, "{macs:?}");
+    names.extend(macs);
+    let ciphers = ok(&["enc", "-list"]);
+    let ciphers: Vec<String> = ciphers
+        .lines()
+        .map(|l| l.strip_prefix('-').unwrap().to_string())
+        .collect();
+    assert_eq!(ciphers.len(), 23, "{ciphers:?}");
+    names.extend(ciphers);
+    for name in &names {
         let row = rows
             .iter()
-            .find(|r| r.first() == Some(&name))
+            .find(|r| r.first() == Some(&name.as_str()))
             .unwrap_or_else(|| panic!("{name} not listed:\n{out}"));
         assert!(
             ["encrypt,decrypt", "encrypt", "hash", "mac", "derive"].contains(&row[1]),
@@ -359,14 +497,21 @@ fn list_names_every_algorithm_with_operations_and_backends() {
             "{row:?}"
         );
     }
-    assert!(names.split(", ").count() >= 20, "{names}");
+    // Key wrap says what it takes, and what "size" means for the KDFs is said.
+    let kw = out.lines().find(|l| l.starts_with("aes-128-kw ")).unwrap();
+    assert!(kw.contains("multiples of 8, at least 16"), "{kw}");
+    assert!(
+        out.contains("hkdf-sha256 it is the input key material"),
+        "{out}"
+    );
+    assert!(rows.len() > 60, "{out}");
 }
 
 #[test]
 fn bad_options_are_usage_errors() {
     usage_error(
         &["speed", "--seconds", "0.02", "aes-999-ecb"],
-        &["unknown algorithm 'aes-999-ecb'", "aes-128-ecb", "sha256"],
+        &["unknown algorithm 'aes-999-ecb'", "--list"],
     );
     for bad in ["0", "-1", "x", "1.5", ""] {
         usage_error(&["speed", "--threads", bad], &["--threads", "all"]);
@@ -379,7 +524,7 @@ fn bad_options_are_usage_errors() {
     }
     usage_error(
         &["speed", "--sizes", "20", "aes-128-ecb"],
-        &["multiple of the 16-byte block"],
+        &["multiple of 16 bytes"],
     );
     usage_error(
         &["speed", "--plot", "chart.jpg"],

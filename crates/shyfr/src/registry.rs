@@ -13,6 +13,7 @@ pub use crate::cpu::BackendStatus;
 pub fn backends() -> impl Iterator<Item = BackendStatus> {
     crate::block::aes::Backend::registry_rows()
         .chain(crate::aead::ghash::Backend::registry_rows())
+        .chain(crate::aead::aes_gcm::registry_rows())
         .chain(crate::hash::sha1::Backend::registry_rows())
         .chain(crate::hash::sha2::Sha256Backend::registry_rows())
         .chain(crate::hash::sha2::Sha512Backend::registry_rows())

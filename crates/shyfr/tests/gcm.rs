@@ -37,6 +37,7 @@ fn ghash_backends() -> Vec<ghash::Backend> {
 fn pairs() -> Vec<(aes::Backend, ghash::Backend, bool)> {
     let g = ghash_backends();
     let mut v = Vec::new();
+    note_exercised("aes-gcm", "generic");
     for a in aes_backends() {
         for &gb in &g {
             v.push((a, gb, false));

@@ -173,6 +173,65 @@ impl Fusion {
     }
 }
 
+/// An engine of the registry: its name, its AES and GHASH backends (`None`: `generic`, any
+/// pair), and the CPU features of the pair.
+type EngineRow = (
+    &'static str,
+    Option<(aes::Backend, ghash::Backend)>,
+    &'static [crate::cpu::Feature],
+);
+
+/// Every engine compiled into this build, fastest first.
+const ENGINES: &[EngineRow] = {
+    #[allow(unused_imports)]
+    use crate::cpu::Feature::*;
+    &[
+        #[cfg(target_arch = "x86_64")]
+        (
+            "fused_vaes512_vpclmul512",
+            Some((aes::Backend::X86Vaes512, ghash::Backend::X86Vpclmul512)),
+            &[
+                Ssse3, Aes, Pclmulqdq, Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Vaes, Vpclmulqdq,
+            ],
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (
+            "fused_vaes_vpclmul",
+            Some((aes::Backend::X86Vaes, ghash::Backend::X86Vpclmul)),
+            &[Ssse3, Aes, Pclmulqdq, Avx, Avx2, Vaes, Vpclmulqdq],
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (
+            "fused_aesni_pclmul",
+            Some((aes::Backend::X86AesNi, ghash::Backend::X86Pclmul)),
+            &[Ssse3, Aes, Pclmulqdq],
+        ),
+        #[cfg(target_arch = "aarch64")]
+        (
+            "fused_aes_pmull",
+            Some((aes::Backend::Aarch64Aes, ghash::Backend::Aarch64Pmull)),
+            &[Aes, Neon, Pmull],
+        ),
+        ("generic", None, &[]),
+    ]
+};
+
+/// The `aes-gcm` rows of the backend registry: the engines, fastest first. An engine is
+/// available when both backends of its pair are; the selected one is the engine a key set
+/// up now gets.
+pub(crate) fn registry_rows() -> impl Iterator<Item = crate::cpu::BackendStatus> {
+    let selected = AesGcm::new_from_slice(&[0u8; 16]).map_or("generic", |g| g.engine());
+    ENGINES
+        .iter()
+        .map(move |&(name, pair, needs)| crate::cpu::BackendStatus {
+            algorithm: "aes-gcm",
+            backend: name,
+            needs,
+            available: pair.is_none_or(|(a, g)| a.is_available() && g.is_available()),
+            selected: name == selected,
+        })
+}
+
 /// The whole groups of `group_blocks` blocks at the start of `dst` (from `src` when given,
 /// else in place), for a fused kernel; with their length in bytes.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -493,6 +552,21 @@ sized_gcm!(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each engine's feature list is exactly the union of its pair's.
+    #[test]
+    fn engine_needs_are_the_pair_union() {
+        for &(name, pair, needs) in ENGINES {
+            let Some((a, g)) = pair else {
+                assert!(needs.is_empty());
+                continue;
+            };
+            for f in crate::cpu::Feature::ALL {
+                let want = a.needs().contains(f) || g.needs().contains(f);
+                assert_eq!(needs.contains(f), want, "{name}: {f:?}");
+            }
+        }
+    }
     use std::vec;
     use std::vec::Vec;
 
