@@ -43,6 +43,15 @@ use crate::inout::InOut;
 
 const BLOCK: usize = 16;
 
+/// The longest message the zmm engine seals or opens in one pass (`x86_vaes512.rs`):
+/// below the multi-core threshold, so that longer one-shot calls can still be split.
+#[cfg(target_arch = "x86_64")]
+const ONE_PASS_MAX: usize = crate::aead::gcm::PARALLEL_MIN_LEN / 2;
+
+/// From this many bytes on, the zmm engine's one pass beats the 128-bit short path.
+#[cfg(target_arch = "x86_64")]
+const ZMM_FROM: usize = 192;
+
 /// A fused engine: AES counter mode and GHASH interleaved in one loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fusion {
@@ -127,9 +136,10 @@ impl Fusion {
                 let Some((c, pow, kar)) = gk.vpclmul512_powers() else {
                     return Ok(0);
                 };
-                let (io, len) = whole_groups(src, dst, x86_vaes512::GROUP_BLOCKS)?;
-                x86_vaes512::ctr_ghash(k, *t, c, pow, kar, decrypt, ctr, y, io);
-                Ok(len)
+                let (io, _) = whole_groups(src, dst, 1)?;
+                Ok(x86_vaes512::ctr_ghash(
+                    k, *t, c, pow, kar, decrypt, ctr, y, io,
+                ))
             }
             #[cfg(target_arch = "x86_64")]
             (Fusion::VaesVpclmul, AesInner::Vaes(k, t, _)) => {
@@ -308,7 +318,9 @@ impl Core for Engine {
 
     #[cfg(target_arch = "x86_64")]
     fn one_pass_max(&self) -> usize {
-        match (self.short_keys(), self.fusion) {
+        match (self.fusion, self.short_keys()) {
+            // Whole messages in one pass below the multi-core threshold.
+            (Some(Fusion::Vaes512Vpclmul512), Some(_)) => ONE_PASS_MAX,
             (Some(_), Some(_)) => x86_short::MAX_LEN,
             _ => 0,
         }
@@ -323,6 +335,14 @@ impl Core for Engine {
         buf: &mut [u8],
     ) -> [u8; 16] {
         let ((keys, t), (c, gk)) = self.short_keys().expect("one_pass_max checked");
+        if buf.len() > ZMM_FROM {
+            if let (AesInner::Vaes512(k, t), Some((c, pow, kar))) = (
+                self.gcm.cipher().inner(),
+                Core::ghash(&self.gcm).vpclmul512_powers(),
+            ) {
+                return x86_vaes512::seal_open(k, *t, c, pow, kar, gk, decrypt, nonce, aad, buf);
+            }
+        }
         x86_short::seal_open(keys, t, gk, c, decrypt, nonce, aad, buf)
     }
 }

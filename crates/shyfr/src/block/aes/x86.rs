@@ -28,6 +28,13 @@ impl Drop for Keys {
 }
 
 impl Keys {
+    /// Encryption round key `r` as a register.
+    #[inline(always)]
+    pub(crate) fn enc_xmm(&self, r: usize) -> __m128i {
+        // SAFETY: a round key is 16 readable bytes; SSE2 is the x86-64 baseline.
+        unsafe { _mm_loadu_si128(self.enc[r].as_ptr().cast()) }
+    }
+
     pub(crate) fn new(key: &[u8], t: AesNi) -> Self {
         let mut k = Keys {
             enc: [[0; 16]; 15],
