@@ -94,6 +94,7 @@ impl Aes {
     fn xts(&self, tweak: &mut [u8], mut data: InOutBuf<'_>, dec: bool) -> Result<(), Error> {
         check_whole_blocks(data.len(), BLOCK_LEN)?;
         let tweak: &mut Block = chaining(tweak, 0)?;
+        #[cfg(target_arch = "x86_64")]
         let short = data.len() < SHORT_BYTES;
         match &self.inner {
             #[cfg(target_arch = "x86_64")]
