@@ -22,11 +22,13 @@ use crate::Error;
 use super::aarch64_sha3;
 use super::soft;
 #[cfg(target_arch = "x86_64")]
+use super::x86_avx512;
+#[cfg(target_arch = "x86_64")]
 use super::x86_bmi;
 #[cfg(target_arch = "aarch64")]
 use crate::cpu::aarch64::Sha3Ce;
 #[cfg(target_arch = "x86_64")]
-use crate::cpu::x86::Bmi;
+use crate::cpu::x86::{Avx512, Bmi};
 
 /// Number of rounds of Keccak-f\[1600\] (`12 + 2 * l` with `l = 6`).
 pub(crate) const ROUNDS: usize = 24;
@@ -90,18 +92,33 @@ pub(crate) enum Kernel {
     #[cfg(target_arch = "aarch64")]
     Sha3Ce(Sha3Ce),
     #[cfg(target_arch = "x86_64")]
+    Avx512(Avx512),
+    #[cfg(target_arch = "x86_64")]
     Bmi(Bmi),
     Soft,
 }
 
 impl Kernel {
     /// The kernel of `backend`, or [`Error::BackendUnavailable`] if this CPU (after the
-    /// `SHYFR_CPU` override) cannot run it.
+    /// `SHYFR_CPU` override) cannot run it or it failed its self-test
+    /// ([`Backend::self_test`]).
     pub(crate) fn new(backend: Backend) -> Result<Kernel, Error> {
+        if !backend.self_test() {
+            return Err(Error::BackendUnavailable);
+        }
+        Kernel::new_untested(backend)
+    }
+
+    /// [`new`](Self::new) without the self-test (which uses it).
+    pub(crate) fn new_untested(backend: Backend) -> Result<Kernel, Error> {
         match backend {
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Sha3 => Sha3Ce::get()
                 .map(Kernel::Sha3Ce)
+                .ok_or(Error::BackendUnavailable),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx512 => Avx512::get()
+                .map(Kernel::Avx512)
                 .ok_or(Error::BackendUnavailable),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Bmi => Bmi::get().map(Kernel::Bmi).ok_or(Error::BackendUnavailable),
@@ -121,6 +138,8 @@ impl Kernel {
             #[cfg(target_arch = "aarch64")]
             Kernel::Sha3Ce(_) => Backend::Aarch64Sha3,
             #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512(_) => Backend::X86Avx512,
+            #[cfg(target_arch = "x86_64")]
             Kernel::Bmi(_) => Backend::X86Bmi,
             Kernel::Soft => Backend::Soft,
         }
@@ -132,6 +151,8 @@ impl Kernel {
         match self {
             #[cfg(target_arch = "aarch64")]
             Kernel::Sha3Ce(t) => aarch64_sha3::permute(lanes, t),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512(t) => x86_avx512::permute(lanes, t),
             #[cfg(target_arch = "x86_64")]
             Kernel::Bmi(t) => x86_bmi::permute(lanes, t),
             Kernel::Soft => soft::permute(lanes),
@@ -149,10 +170,147 @@ impl Kernel {
             #[cfg(target_arch = "aarch64")]
             Kernel::Sha3Ce(t) => aarch64_sha3::absorb(lanes, blocks, rate, t),
             #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512(t) => x86_avx512::absorb(lanes, blocks, rate, t),
+            #[cfg(target_arch = "x86_64")]
             Kernel::Bmi(t) => x86_bmi::absorb(lanes, blocks, rate, t),
             Kernel::Soft => soft::absorb(lanes, blocks, rate),
         }
     }
+}
+
+/// How many states the `*_many` functions process side by side.
+pub(crate) const MANY: usize = 8;
+
+impl Kernel {
+    /// The kernel the `*_many` functions use when none is named: `x86_avx512`, which
+    /// processes eight states in one pass, when available, else [`Kernel::best`].
+    pub(crate) fn best_many() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        let many = Kernel::new(Backend::X86Avx512).ok();
+        #[cfg(not(target_arch = "x86_64"))]
+        let many = None;
+        many.unwrap_or_else(Kernel::best)
+    }
+
+    /// [`permute`](Self::permute) on each of [`MANY`] states.
+    fn permute_many(self, states: &mut [[u64; 25]; MANY]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512(t) => x86_avx512::permute_x8(states, t),
+            _ => {
+                for s in states.iter_mut() {
+                    self.permute(s);
+                }
+            }
+        }
+    }
+
+    /// [`absorb`](Self::absorb) of `blocks[s]` into `states[s]` for each of [`MANY`] states;
+    /// every `blocks[s]` has the same length.
+    fn absorb_many(self, states: &mut [[u64; 25]; MANY], blocks: [&[u8]; MANY], rate: usize) {
+        if blocks[0].is_empty() {
+            return;
+        }
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512(t) => x86_avx512::absorb_x8(states, blocks, rate, t),
+            _ => {
+                for (s, b) in states.iter_mut().zip(blocks) {
+                    self.absorb(s, b, rate);
+                }
+            }
+        }
+    }
+}
+
+/// The sponge (rate `rate`, suffix `domain`, empty initial state) of each message of
+/// `messages`, all of one length, squeezed to `out_len` bytes into consecutive `out_len`-byte
+/// pieces of `out`, [`MANY`] messages at a time. The caller checks the lengths
+/// (`out.len() == messages.len() * out_len`, equal message lengths).
+pub(crate) fn sponge_many(
+    kernel: Kernel,
+    rate: usize,
+    domain: u8,
+    messages: &[&[u8]],
+    out_len: usize,
+    out: &mut [u8],
+) {
+    debug_assert_eq!(out.len(), messages.len() * out_len);
+    if out_len == 0 {
+        return;
+    }
+    for (group, outs) in messages.chunks(MANY).zip(out.chunks_mut(MANY * out_len)) {
+        // Unused lanes of a short last group hash the group's first message again.
+        let m: [&[u8]; MANY] = core::array::from_fn(|s| *group.get(s).unwrap_or(&group[0]));
+        let len = m[0].len();
+        let whole = len - len % rate;
+        let mut states = [[0u64; 25]; MANY];
+        kernel.absorb_many(&mut states, m.map(|x| &x[..whole]), rate);
+        // The last block: the tail, the domain suffix and `pad10*1` (FIPS 202 B.2).
+        let mut last = [[0u8; STATE_BYTES]; MANY];
+        for (l, x) in last.iter_mut().zip(m) {
+            let tail = &x[whole..];
+            l[..tail.len()].copy_from_slice(tail);
+            l[tail.len()] ^= domain;
+            l[rate - 1] ^= 0x80;
+        }
+        kernel.absorb_many(
+            &mut states,
+            core::array::from_fn(|s| &last[s][..rate]),
+            rate,
+        );
+        let mut pos = 0;
+        loop {
+            let n = (out_len - pos).min(rate);
+            for (o, st) in outs.chunks_mut(out_len).zip(&states) {
+                copy_bytes(st, 0, &mut o[pos..pos + n]);
+            }
+            pos += n;
+            if pos == out_len {
+                break;
+            }
+            kernel.permute_many(&mut states);
+        }
+        zeroize::Zeroize::zeroize(&mut last);
+        zeroize::Zeroize::zeroize(states.as_flattened_mut());
+    }
+}
+
+/// Whether kernel `hw` computes what `sw` does: one permutation of a fixed state, then
+/// three blocks absorbed at the rates of SHA3-256 (136) and SHAKE128 (168). The self-test
+/// of [`Backend::self_test`].
+pub(super) fn agree(hw: Kernel, sw: Kernel) -> bool {
+    let mut data = [0u8; 3 * 168];
+    for (i, b) in data.iter_mut().enumerate() {
+        *b = (i as u8).wrapping_mul(29) ^ (i >> 8) as u8 ^ 0x5c;
+    }
+    let start: [u64; 25] =
+        core::array::from_fn(|i| 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(2 * i as u64 + 1));
+    let (mut a, mut b) = (start, start);
+    hw.permute(&mut a);
+    sw.permute(&mut b);
+    let mut ok = a == b;
+    for rate in [136, 168] {
+        hw.absorb(&mut a, &data[..3 * rate], rate);
+        sw.absorb(&mut b, &data[..3 * rate], rate);
+        ok &= a == b;
+    }
+    // Eight states side by side, each from its own start and input.
+    let rate = 136;
+    let mut many: [[u64; 25]; MANY] = core::array::from_fn(|s| {
+        core::array::from_fn(|i| start[i].rotate_left(s as u32) ^ s as u64)
+    });
+    let inputs: [&[u8]; MANY] = core::array::from_fn(|s| &data[8 * s..8 * s + 2 * rate]);
+    hw.absorb_many(&mut many, inputs, rate);
+    hw.permute_many(&mut many);
+    for (s, got) in many.iter().enumerate() {
+        let mut want: [u64; 25] =
+            core::array::from_fn(|i| start[i].rotate_left(s as u32) ^ s as u64);
+        sw.absorb(&mut want, inputs[s], rate);
+        sw.permute(&mut want);
+        ok &= *got == want;
+    }
+    ok
 }
 
 /// XORs `data` into the state bytes starting at byte `pos` (`pos + data.len() <= 200`).
