@@ -8,12 +8,15 @@
 //! | SHA-256, SHA-224 | `aarch64_sha2` | ARMv8 SHA256 instructions | `SHA256H`/`H2`/`SU0`/`SU1`, four rounds per pair |
 //! | SHA-256, SHA-224 | `soft` | nothing | portable |
 //! | SHA-512 and truncations | `aarch64_sha512` | ARMv8.2 SHA512 instructions | `SHA512H`/`H2`/`SU0`/`SU1`, two rounds per pair |
+//! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`vprorq`, `vpternlogq`); `x86_avx2`'s kernel from 32 blocks |
 //! | SHA-512 and truncations | `x86_avx2` | AVX2 + BMI2 | message schedule of two blocks in `ymm`, a pair ahead; rounds with `rorx` |
 //! | SHA-512 and truncations | `soft` | nothing | portable |
 //!
 //! On the benchmark machine (AMD Zen 3, 16 KiB messages) SHA-256 runs at 2.03 cycles/byte
 //! with `x86_shani` and 13.3 with `soft`; SHA-512 at 4.56 with `x86_avx2` and 8.1 with
-//! `soft`.
+//! `soft`. On AMD Zen 4, SHA-512 with `x86_avx512` against `x86_avx2`: 41.5 against 64
+//! cycles/byte for 16-byte messages, 9.9 against 15.4 for 128 bytes, 5.2 against 6.1 for
+//! 1 KiB, 4.45 against 4.47 for 16 KiB.
 //!
 //! SHA-2 uses only additions, rotations and bitwise logic, so every backend runs in time
 //! that depends only on the length of the input.
@@ -39,6 +42,8 @@ mod aarch64_sha2;
 mod aarch64_sha512;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
 
@@ -129,6 +134,9 @@ pub enum Sha512Backend {
     /// The ARMv8.2 SHA512 instructions (aarch64).
     Aarch64Sha512,
     /// Portable rounds (with `rorx`) and the message schedule of two blocks at a time in
+    /// 256-bit registers with AVX-512VL (`vprorq`, `vpternlogq`; x86-64).
+    X86Avx512,
+    /// Portable rounds (with `rorx`) and the message schedule of two blocks at a time in
     /// AVX2 registers (x86-64).
     X86Avx2,
     /// Portable code.
@@ -139,11 +147,24 @@ pub enum Sha512Backend {
 #[cfg(target_arch = "x86_64")]
 const AVX2_BMI2: &[Feature] = &[Feature::Avx, Feature::Avx2, Feature::Bmi2];
 
+/// What [`Sha512Backend::X86Avx512`] needs: the `Avx512` token's features and BMI2 (`rorx`).
+#[cfg(target_arch = "x86_64")]
+const AVX512_BMI2: &[Feature] = &[
+    Feature::Avx,
+    Feature::Avx2,
+    Feature::Avx512f,
+    Feature::Avx512vl,
+    Feature::Avx512bw,
+    Feature::Bmi2,
+];
+
 impl Sha512Backend {
     /// Every backend compiled into this build, fastest first.
     pub const ALL: &'static [Sha512Backend] = &[
         #[cfg(target_arch = "aarch64")]
         Sha512Backend::Aarch64Sha512,
+        #[cfg(target_arch = "x86_64")]
+        Sha512Backend::X86Avx512,
         #[cfg(target_arch = "x86_64")]
         Sha512Backend::X86Avx2,
         Sha512Backend::Soft,
@@ -153,6 +174,7 @@ impl Sha512Backend {
     pub const fn name(self) -> &'static str {
         match self {
             Sha512Backend::Aarch64Sha512 => "aarch64_sha512",
+            Sha512Backend::X86Avx512 => "x86_avx512",
             Sha512Backend::X86Avx2 => "x86_avx2",
             Sha512Backend::Soft => "soft",
         }
@@ -170,6 +192,8 @@ impl Sha512Backend {
     pub fn needs(self) -> &'static [Feature] {
         match self {
             #[cfg(target_arch = "x86_64")]
+            Sha512Backend::X86Avx512 => AVX512_BMI2,
+            #[cfg(target_arch = "x86_64")]
             Sha512Backend::X86Avx2 => AVX2_BMI2,
             #[cfg(target_arch = "aarch64")]
             Sha512Backend::Aarch64Sha512 => arch_cpu::Sha512Ce::FEATURES,
@@ -177,14 +201,60 @@ impl Sha512Backend {
         }
     }
 
-    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend.
+    /// Whether this CPU, after the `SHYFR_CPU` override, can run the backend, and the
+    /// backend passed its one-time self-test (see [`Sha512Backend::self_test`]).
     pub fn is_available(self) -> bool {
-        Engine512::new(self).is_some()
+        self.cpu_allows() && self.self_test()
+    }
+
+    fn cpu_allows(self) -> bool {
+        Engine512::new_untested(self).is_some()
     }
 
     /// The backend a new state would use.
     pub fn best() -> Sha512Backend {
         Engine512::best().backend()
+    }
+
+    /// Known-answer self-test of a hardware backend, run once per process on first use and
+    /// cached (as [`aes::Backend::self_test`](crate::block::aes::Backend::self_test) does):
+    /// the compression of 1, 2, 3 and 41 blocks (so every path of every kernel: one block,
+    /// pairs, an odd block, long inputs) must equal the portable `soft` backend's, whose own
+    /// correctness the test suite establishes against the NIST vectors. A backend that
+    /// fails is reported unavailable and never selected. `soft` is not tested against
+    /// itself.
+    pub fn self_test(self) -> bool {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        const UNKNOWN: u8 = 0;
+        const PASS: u8 = 1;
+        const FAIL: u8 = 2;
+        static STATE: [AtomicU8; 4] = [const { AtomicU8::new(UNKNOWN) }; 4];
+        if self == Sha512Backend::Soft {
+            return true;
+        }
+        let Some(engine) = Engine512::new_untested(self) else {
+            return false;
+        };
+        let cell = &STATE[self as usize];
+        match cell.load(Ordering::Relaxed) {
+            PASS => true,
+            FAIL => false,
+            _ => {
+                let mut blocks = [[0u8; 128]; 41];
+                for (i, b) in blocks.as_flattened_mut().iter_mut().enumerate() {
+                    *b = (i as u8).wrapping_mul(29) ^ (i >> 8) as u8 ^ 0x5c;
+                }
+                let mut ok = true;
+                for n in [1, 2, 3, 41] {
+                    let (mut hw, mut sw) = (IV512, IV512);
+                    engine.compress(&mut hw, &blocks[..n]);
+                    soft::compress512(&mut sw, &blocks[..n]);
+                    ok &= hw == sw;
+                }
+                cell.store(if ok { PASS } else { FAIL }, Ordering::Relaxed);
+                ok
+            }
+        }
     }
 }
 
@@ -245,6 +315,8 @@ impl Engine256 {
 #[derive(Clone, Copy)]
 enum Engine512 {
     #[cfg(target_arch = "x86_64")]
+    Avx512(x86_avx512::Avx512Bmi2, x86_avx2::Avx2Bmi2),
+    #[cfg(target_arch = "x86_64")]
     Avx2(x86_avx2::Avx2Bmi2),
     #[cfg(target_arch = "aarch64")]
     Ce(arch_cpu::Sha512Ce),
@@ -252,8 +324,21 @@ enum Engine512 {
 }
 
 impl Engine512 {
+    /// The engine of `b`, if this CPU can run it and it passed its self-test.
     fn new(b: Sha512Backend) -> Option<Self> {
+        if !b.self_test() {
+            return None;
+        }
+        Engine512::new_untested(b)
+    }
+
+    /// [`new`](Self::new) without the self-test (which uses it).
+    fn new_untested(b: Sha512Backend) -> Option<Self> {
         match b {
+            #[cfg(target_arch = "x86_64")]
+            Sha512Backend::X86Avx512 => x86_avx512::Avx512Bmi2::get()
+                .zip(x86_avx2::Avx2Bmi2::get())
+                .map(|(t, t2)| Engine512::Avx512(t, t2)),
             #[cfg(target_arch = "x86_64")]
             Sha512Backend::X86Avx2 => x86_avx2::Avx2Bmi2::get().map(Engine512::Avx2),
             #[cfg(target_arch = "aarch64")]
@@ -274,6 +359,8 @@ impl Engine512 {
     fn backend(self) -> Sha512Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
+            Engine512::Avx512(..) => Sha512Backend::X86Avx512,
+            #[cfg(target_arch = "x86_64")]
             Engine512::Avx2(_) => Sha512Backend::X86Avx2,
             #[cfg(target_arch = "aarch64")]
             Engine512::Ce(_) => Sha512Backend::Aarch64Sha512,
@@ -284,6 +371,8 @@ impl Engine512 {
     #[inline]
     fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine512::Avx512(t, t2) => x86_avx512::compress(t, t2, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Engine512::Avx2(t) => x86_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
@@ -617,6 +706,16 @@ mod tests {
     fn sha512_t_initial_values() {
         assert_eq!(sha512_t_iv(b"SHA-512/224"), IV512_224);
         assert_eq!(sha512_t_iv(b"SHA-512/256"), IV512_256);
+    }
+
+    #[test]
+    fn self_tests_pass() {
+        for &b in Sha512Backend::ALL {
+            if b.cpu_allows() {
+                assert!(b.self_test(), "{b:?} failed its self-test");
+                assert!(b.is_available());
+            }
+        }
     }
 
     #[test]

@@ -694,3 +694,18 @@ cshake!(
     /// cSHAKE256 (NIST SP 800-185, 3): customizable SHAKE256.
     CShake256, "cshake256", 136
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_tests_pass() {
+        for &b in Backend::ALL {
+            if b.cpu_allows() {
+                assert!(b.self_test(), "{b:?} failed its self-test");
+                assert!(b.is_available());
+            }
+        }
+    }
+}
