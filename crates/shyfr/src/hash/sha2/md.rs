@@ -20,7 +20,7 @@ impl<const N: usize> BlockBuffer<N> {
     }
 
     /// Absorbs `data`, calling `compress` on whole blocks (never on an empty slice).
-    #[inline]
+    #[inline(always)]
     pub(in crate::hash) fn update(
         &mut self,
         mut data: &[u8],
@@ -28,7 +28,7 @@ impl<const N: usize> BlockBuffer<N> {
     ) {
         if self.pos > 0 {
             let take = (N - self.pos).min(data.len());
-            self.buf[self.pos..self.pos + take].copy_from_slice(&data[..take]);
+            copy_short(&mut self.buf[self.pos..], &data[..take]);
             self.pos += take;
             data = &data[take..];
             if self.pos < N {
@@ -41,21 +41,21 @@ impl<const N: usize> BlockBuffer<N> {
         if !blocks.is_empty() {
             compress(blocks);
         }
-        self.buf[..rest.len()].copy_from_slice(rest);
+        copy_short(&mut self.buf, rest);
         self.pos = rest.len();
     }
 
     /// Appends the padding and `len_be` (the message length in bits, big-endian, 8 or 16
     /// bytes) and compresses the last one or two blocks. The buffer is left empty.
-    #[inline]
+    #[inline(always)]
     pub(in crate::hash) fn finish(&mut self, len_be: &[u8], mut compress: impl FnMut(&[[u8; N]])) {
         let l = len_be.len();
         let pos = self.pos;
         self.buf[pos] = 0x80;
-        self.buf[pos + 1..].fill(0);
+        zero_short(&mut self.buf[pos + 1..]);
         if pos + 1 > N - l {
             compress(core::slice::from_ref(&self.buf));
-            self.buf.fill(0);
+            self.buf = [0; N];
         }
         self.buf[N - l..].copy_from_slice(len_be);
         compress(core::slice::from_ref(&self.buf));
@@ -72,5 +72,85 @@ impl<const N: usize> BlockBuffer<N> {
     pub(in crate::hash) fn wipe(&mut self) {
         zeroize::Zeroize::zeroize(&mut self.buf);
         self.pos = 0;
+    }
+}
+
+// The partial block is at most 127 bytes, and most messages are short: copying it with
+// `copy_from_slice` of a run-time length calls the C library's `memcpy` (and `fill`,
+// `memset`), whose call costs as much as the copy. These copy and zero with at most two
+// fixed-size (overlapping) moves, which compile to a few vector loads and stores.
+
+/// `dst[..src.len()] = src` (`src.len() <= dst.len()`).
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    let dst = &mut dst[..n];
+    macro_rules! two {
+        ($w:literal) => {{
+            dst[..$w].copy_from_slice(&src[..$w]);
+            dst[n - $w..].copy_from_slice(&src[n - $w..]);
+        }};
+    }
+    match n {
+        0 => {}
+        1..=3 => {
+            dst[0] = src[0];
+            dst[n / 2] = src[n / 2];
+            dst[n - 1] = src[n - 1];
+        }
+        4..=7 => two!(4),
+        8..=15 => two!(8),
+        16..=31 => two!(16),
+        32..=63 => two!(32),
+        64..=128 => two!(64),
+        _ => dst.copy_from_slice(src),
+    }
+}
+
+/// `dst.fill(0)`.
+#[inline(always)]
+fn zero_short(dst: &mut [u8]) {
+    let n = dst.len();
+    macro_rules! two {
+        ($w:literal) => {{
+            dst[..$w].fill(0);
+            dst[n - $w..].fill(0);
+        }};
+    }
+    match n {
+        0 => {}
+        1..=3 => {
+            dst[0] = 0;
+            dst[n / 2] = 0;
+            dst[n - 1] = 0;
+        }
+        4..=7 => two!(4),
+        8..=15 => two!(8),
+        16..=31 => two!(16),
+        32..=63 => two!(32),
+        64..=128 => two!(64),
+        _ => dst.fill(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{copy_short, zero_short};
+
+    #[test]
+    fn short_copy_and_zero_every_length() {
+        let src: [u8; 140] = core::array::from_fn(|i| i as u8 ^ 0x5a);
+        for n in 0..=140 {
+            for off in [0, 1, 7] {
+                let mut dst = [0xeeu8; 160];
+                copy_short(&mut dst[off..], &src[..n]);
+                assert_eq!(&dst[off..off + n], &src[..n], "copy {n} at {off}");
+                assert!(dst[..off].iter().chain(&dst[off + n..]).all(|&b| b == 0xee));
+                let mut z = [0xeeu8; 160];
+                zero_short(&mut z[off..off + n]);
+                assert!(z[off..off + n].iter().all(|&b| b == 0), "zero {n} at {off}");
+                assert!(z[..off].iter().chain(&z[off + n..]).all(|&b| b == 0xee));
+            }
+        }
     }
 }

@@ -427,7 +427,7 @@ impl Core256 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn update(&mut self, data: &[u8]) {
         // The length is kept modulo 2^64 bytes; FIPS 180-4 allows less than 2^64 bits.
         self.len = self.len.wrapping_add(data.len() as u64);
@@ -437,6 +437,7 @@ impl Core256 {
     }
 
     /// Pads, compresses and returns the chaining value as bytes.
+    #[inline(always)]
     fn finish(&mut self) -> [u8; 32] {
         let bits = self.len.wrapping_mul(8).to_be_bytes();
         let (state, engine) = (&mut self.state, self.engine);
@@ -482,7 +483,7 @@ impl Core512 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn update(&mut self, data: &[u8]) {
         // The length is kept modulo 2^125 bytes, as the 128-bit length field needs.
         self.len = self.len.wrapping_add(data.len() as u128);
@@ -491,6 +492,7 @@ impl Core512 {
             .update(data, |blocks| engine.compress(state, blocks));
     }
 
+    #[inline(always)]
     fn finish(&mut self) -> [u8; 64] {
         let bits = self.len.wrapping_mul(8).to_be_bytes();
         let (state, engine) = (&mut self.state, self.engine);
