@@ -186,10 +186,10 @@ impl Kernel {
     /// processes eight states in one pass, when available, else [`Kernel::best`].
     pub(crate) fn best_many() -> Kernel {
         #[cfg(target_arch = "x86_64")]
-        let many = Kernel::new(Backend::X86Avx512).ok();
-        #[cfg(not(target_arch = "x86_64"))]
-        let many = None;
-        many.unwrap_or_else(Kernel::best)
+        if let Ok(k) = Kernel::new(Backend::X86Avx512) {
+            return k;
+        }
+        Kernel::best()
     }
 
     /// [`permute`](Self::permute) on each of [`MANY`] states.
