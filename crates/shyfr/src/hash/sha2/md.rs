@@ -51,8 +51,9 @@ impl<const N: usize> BlockBuffer<N> {
     pub(in crate::hash) fn finish(&mut self, len_be: &[u8], mut compress: impl FnMut(&[[u8; N]])) {
         let l = len_be.len();
         let pos = self.pos;
-        self.buf[pos] = 0x80;
-        zero_short(&mut self.buf[pos + 1..]);
+        // `0x80` and the zeros after it in the same stores (a load of the block that needs
+        // bytes of several recent stores waits for them to reach the cache).
+        copy_short(&mut self.buf[pos..], &PAD[..N - pos]);
         if pos + 1 > N - l {
             compress(core::slice::from_ref(&self.buf));
             self.buf = [0; N];
@@ -77,7 +78,7 @@ impl<const N: usize> BlockBuffer<N> {
 
 // The partial block is at most 127 bytes, and most messages are short: copying it with
 // `copy_from_slice` of a run-time length calls the C library's `memcpy` (and `fill`,
-// `memset`), whose call costs as much as the copy. These copy and zero with at most two
+// `memset`), whose call costs as much as the copy. `copy_short` copies with at most two
 // fixed-size (overlapping) moves, which compile to a few vector loads and stores.
 
 /// `dst[..src.len()] = src` (`src.len() <= dst.len()`).
@@ -107,38 +108,20 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// `dst.fill(0)`.
-#[inline(always)]
-fn zero_short(dst: &mut [u8]) {
-    let n = dst.len();
-    macro_rules! two {
-        ($w:literal) => {{
-            dst[..$w].fill(0);
-            dst[n - $w..].fill(0);
-        }};
-    }
-    match n {
-        0 => {}
-        1..=3 => {
-            dst[0] = 0;
-            dst[n / 2] = 0;
-            dst[n - 1] = 0;
-        }
-        4..=7 => two!(4),
-        8..=15 => two!(8),
-        16..=31 => two!(16),
-        32..=63 => two!(32),
-        64..=128 => two!(64),
-        _ => dst.fill(0),
-    }
-}
+/// `0x80` and zeros: the padding of every block length up to 128.
+static PAD: [u8; 128] = {
+    let mut p = [0u8; 128];
+    p[0] = 0x80;
+    p
+};
 
 #[cfg(test)]
 mod tests {
-    use super::{copy_short, zero_short};
+    use super::{copy_short, PAD};
 
     #[test]
-    fn short_copy_and_zero_every_length() {
+    fn short_copy_every_length() {
+        assert!(PAD[0] == 0x80 && PAD[1..].iter().all(|&b| b == 0));
         let src: [u8; 140] = core::array::from_fn(|i| i as u8 ^ 0x5a);
         for n in 0..=140 {
             for off in [0, 1, 7] {
@@ -146,10 +129,6 @@ mod tests {
                 copy_short(&mut dst[off..], &src[..n]);
                 assert_eq!(&dst[off..off + n], &src[..n], "copy {n} at {off}");
                 assert!(dst[..off].iter().chain(&dst[off + n..]).all(|&b| b == 0xee));
-                let mut z = [0xeeu8; 160];
-                zero_short(&mut z[off..off + n]);
-                assert!(z[off..off + n].iter().all(|&b| b == 0), "zero {n} at {off}");
-                assert!(z[..off].iter().chain(&z[off + n..]).all(|&b| b == 0xee));
             }
         }
     }
