@@ -12,10 +12,13 @@
 //! instructions). The rounds are `x86_avx2`'s `round_text`.
 //!
 //! **Speed** (AMD Zen 4, best of 200 alternating trials in one process, cycles at an
-//! estimated 3.67 GHz): 16-byte message 41.5 cycles/byte against 64 for `x86_avx2`
-//! (664 against 1030 cycles), 128 bytes 9.9 against 15.3, 1 KiB 5.3 against 6.1. From
-//! [`LONG`] blocks on the two-block kernel of `x86_avx2` is faster (16 KiB: 4.45 against
-//! 4.54 for this kernel block by block), so those go there.
+//! estimated 3.67 GHz): 16-byte message 41.4 cycles/byte against 64 for `x86_avx2`
+//! (660 against 1030 cycles), 128 bytes 9.8 against 15.3, 256 bytes 7.1 against 10.8,
+//! 1 KiB 5.2 against 6.1 (OpenSSL 3.0: 90, 15.5, 9.8, 5.5). From [`LONG`] blocks the
+//! two-block kernel of `x86_avx2` is faster (16 KiB: 4.45 against 4.54 for this kernel
+//! block by block), so those go there. Both kernels' rounds run at about 7.1 cycles a
+//! round on Zen 4 whatever the schedule costs (with the schedule taken out, the same
+//! speed), so AVX-512 cannot make long messages faster here.
 //!
 //! Everything is additions, rotations, shifts and bitwise logic: constant time.
 
