@@ -32,17 +32,6 @@ pub(crate) fn wipe(buf: &mut [u8]) {
     compiler_fence(Ordering::SeqCst);
 }
 
-/// Replaces `*slot` with `value` by a volatile store the compiler must keep (for a state
-/// that is not a byte buffer, such as a keyed hash state), without running the old value's
-/// drop (callers use it on values whose drop is trivial or is itself a wipe).
-#[inline]
-pub(crate) fn overwrite<T>(slot: &mut T, value: T) {
-    // SAFETY: `slot` comes from a `&mut`, so it is valid and aligned for a write of `T`;
-    // the old value is overwritten without being dropped, which only forgoes its drop.
-    unsafe { core::ptr::write_volatile(slot, value) };
-    compiler_fence(Ordering::SeqCst);
-}
-
 #[cfg(test)]
 mod tests {
     use super::wipe;

@@ -126,6 +126,10 @@ token!(
     Avx2Bmi2: [Avx, Avx2, Bmi2]
 );
 token!(
+    /// AVX-512 F + VL + BW and BMI2 (`rorx` beside the vector code).
+    Avx512Bmi2: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Bmi2]
+);
+token!(
     /// BMI1 and BMI2 (`andn`, `rorx`, on general-purpose registers).
     Bmi: [Bmi1, Bmi2]
 );
@@ -184,5 +188,12 @@ impl Vpclmul512 {
     /// VPCLMULQDQ with AVX-512 implies PCLMULQDQ (with SSSE3).
     pub fn pclmul(self) -> Pclmul {
         Pclmul(())
+    }
+}
+
+impl Avx512Bmi2 {
+    /// AVX-512 with BMI2 implies AVX2 with BMI2.
+    pub fn avx2_bmi2(self) -> Avx2Bmi2 {
+        Avx2Bmi2(())
     }
 }

@@ -20,7 +20,7 @@ impl<const N: usize> BlockBuffer<N> {
     }
 
     /// Absorbs `data`, calling `compress` on whole blocks (never on an empty slice).
-    #[inline]
+    #[inline(always)]
     pub(in crate::hash) fn update(
         &mut self,
         mut data: &[u8],
@@ -28,7 +28,7 @@ impl<const N: usize> BlockBuffer<N> {
     ) {
         if self.pos > 0 {
             let take = (N - self.pos).min(data.len());
-            self.buf[self.pos..self.pos + take].copy_from_slice(&data[..take]);
+            copy_short(&mut self.buf[self.pos..], &data[..take]);
             self.pos += take;
             data = &data[take..];
             if self.pos < N {
@@ -41,21 +41,22 @@ impl<const N: usize> BlockBuffer<N> {
         if !blocks.is_empty() {
             compress(blocks);
         }
-        self.buf[..rest.len()].copy_from_slice(rest);
+        copy_short(&mut self.buf, rest);
         self.pos = rest.len();
     }
 
     /// Appends the padding and `len_be` (the message length in bits, big-endian, 8 or 16
     /// bytes) and compresses the last one or two blocks. The buffer is left empty.
-    #[inline]
+    #[inline(always)]
     pub(in crate::hash) fn finish(&mut self, len_be: &[u8], mut compress: impl FnMut(&[[u8; N]])) {
         let l = len_be.len();
         let pos = self.pos;
-        self.buf[pos] = 0x80;
-        self.buf[pos + 1..].fill(0);
+        // `0x80` and the zeros after it in the same stores (a load of the block that needs
+        // bytes of several recent stores waits for them to reach the cache).
+        copy_short(&mut self.buf[pos..], &PAD[..N - pos]);
         if pos + 1 > N - l {
             compress(core::slice::from_ref(&self.buf));
-            self.buf.fill(0);
+            self.buf = [0; N];
         }
         self.buf[N - l..].copy_from_slice(len_be);
         compress(core::slice::from_ref(&self.buf));
@@ -72,5 +73,63 @@ impl<const N: usize> BlockBuffer<N> {
     pub(in crate::hash) fn wipe(&mut self) {
         zeroize::Zeroize::zeroize(&mut self.buf);
         self.pos = 0;
+    }
+}
+
+// The partial block is at most 127 bytes, and most messages are short: copying it with
+// `copy_from_slice` of a run-time length calls the C library's `memcpy` (and `fill`,
+// `memset`), whose call costs as much as the copy. `copy_short` copies with at most two
+// fixed-size (overlapping) moves, which compile to a few vector loads and stores.
+
+/// `dst[..src.len()] = src` (`src.len() <= dst.len()`).
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    let dst = &mut dst[..n];
+    macro_rules! two {
+        ($w:literal) => {{
+            dst[..$w].copy_from_slice(&src[..$w]);
+            dst[n - $w..].copy_from_slice(&src[n - $w..]);
+        }};
+    }
+    match n {
+        0 => {}
+        1..=3 => {
+            dst[0] = src[0];
+            dst[n / 2] = src[n / 2];
+            dst[n - 1] = src[n - 1];
+        }
+        4..=7 => two!(4),
+        8..=15 => two!(8),
+        16..=31 => two!(16),
+        32..=63 => two!(32),
+        64..=128 => two!(64),
+        _ => dst.copy_from_slice(src),
+    }
+}
+
+/// `0x80` and zeros: the padding of every block length up to 128.
+static PAD: [u8; 128] = {
+    let mut p = [0u8; 128];
+    p[0] = 0x80;
+    p
+};
+
+#[cfg(test)]
+mod tests {
+    use super::{copy_short, PAD};
+
+    #[test]
+    fn short_copy_every_length() {
+        assert!(PAD[0] == 0x80 && PAD[1..].iter().all(|&b| b == 0));
+        let src: [u8; 140] = core::array::from_fn(|i| i as u8 ^ 0x5a);
+        for n in 0..=140 {
+            for off in [0, 1, 7] {
+                let mut dst = [0xeeu8; 160];
+                copy_short(&mut dst[off..], &src[..n]);
+                assert_eq!(&dst[off..off + n], &src[..n], "copy {n} at {off}");
+                assert!(dst[..off].iter().chain(&dst[off + n..]).all(|&b| b == 0xee));
+            }
+        }
     }
 }

@@ -8,12 +8,15 @@
 //! | SHA-256, SHA-224 | `aarch64_sha2` | ARMv8 SHA256 instructions | `SHA256H`/`H2`/`SU0`/`SU1`, four rounds per pair |
 //! | SHA-256, SHA-224 | `soft` | nothing | portable |
 //! | SHA-512 and truncations | `aarch64_sha512` | ARMv8.2 SHA512 instructions | `SHA512H`/`H2`/`SU0`/`SU1`, two rounds per pair |
+//! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`vprorq`, `vpternlogq`); `x86_avx2`'s kernel from 32 blocks |
 //! | SHA-512 and truncations | `x86_avx2` | AVX2 + BMI2 | message schedule of two blocks in `ymm`, a pair ahead; rounds with `rorx` |
 //! | SHA-512 and truncations | `soft` | nothing | portable |
 //!
 //! On the benchmark machine (AMD Zen 3, 16 KiB messages) SHA-256 runs at 2.03 cycles/byte
 //! with `x86_shani` and 13.3 with `soft`; SHA-512 at 4.56 with `x86_avx2` and 8.1 with
-//! `soft`.
+//! `soft`. On AMD Zen 4, SHA-512 with `x86_avx512` against `x86_avx2`: 41.5 against 64
+//! cycles/byte for 16-byte messages, 9.9 against 15.4 for 128 bytes, 5.2 against 6.1 for
+//! 1 KiB, 4.45 against 4.47 for 16 KiB.
 //!
 //! SHA-2 uses only additions, rotations and bitwise logic, so every backend runs in time
 //! that depends only on the length of the input.
@@ -39,6 +42,8 @@ mod aarch64_sha2;
 mod aarch64_sha512;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
 
@@ -78,6 +83,10 @@ crate::cpu::backends! {
     pub enum Sha512Backend("sha512"), tokens Kernel512 {
         /// The ARMv8.2 SHA512 instructions (aarch64).
         Aarch64Sha512 = "aarch64_sha512" ["aarch64"] arch_cpu::Sha512Ce,
+        /// One block at a time, its message schedule in xmm registers with AVX-512VL
+        /// (`vprorq`, `vpternlogq`) beside the rounds; from 32 blocks on the two-block
+        /// kernel of `x86_avx2` (x86-64).
+        X86Avx512 = "x86_avx512" ["x86_64"] arch_cpu::Avx512Bmi2,
         /// Portable rounds (with `rorx`) and the message schedule of two blocks at a time
         /// in AVX2 registers (x86-64).
         X86Avx2 = "x86_avx2" ["x86_64"] arch_cpu::Avx2Bmi2,
@@ -104,6 +113,8 @@ impl Kernel512 {
     #[inline]
     fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel512::X86Avx512(t) => x86_avx512::compress(t, t.avx2_bmi2(), state, blocks),
             #[cfg(target_arch = "x86_64")]
             Kernel512::X86Avx2(t) => x86_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
@@ -154,7 +165,7 @@ impl Core256 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn update(&mut self, data: &[u8]) {
         // The length is kept modulo 2^64 bytes; FIPS 180-4 allows less than 2^64 bits.
         self.len = self.len.wrapping_add(data.len() as u64);
@@ -164,6 +175,7 @@ impl Core256 {
     }
 
     /// Pads, compresses and returns the chaining value as bytes.
+    #[inline(always)]
     fn finish(&mut self) -> [u8; 32] {
         let bits = self.len.wrapping_mul(8).to_be_bytes();
         let (state, kernel) = (&mut self.state, self.kernel);
@@ -209,7 +221,7 @@ impl Core512 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn update(&mut self, data: &[u8]) {
         // The length is kept modulo 2^125 bytes, as the 128-bit length field needs.
         self.len = self.len.wrapping_add(data.len() as u128);
@@ -218,6 +230,7 @@ impl Core512 {
             .update(data, |blocks| kernel.compress(state, blocks));
     }
 
+    #[inline(always)]
     fn finish(&mut self) -> [u8; 64] {
         let bits = self.len.wrapping_mul(8).to_be_bytes();
         let (state, kernel) = (&mut self.state, self.kernel);
@@ -433,6 +446,16 @@ mod tests {
     fn sha512_t_initial_values() {
         assert_eq!(sha512_t_iv(b"SHA-512/224"), IV512_224);
         assert_eq!(sha512_t_iv(b"SHA-512/256"), IV512_256);
+    }
+
+    #[test]
+    fn self_tests_pass() {
+        for &b in Sha512Backend::ALL {
+            if b.cpu_allows() {
+                assert!(b.self_test(), "{b:?} failed its self-test");
+                assert!(b.is_available());
+            }
+        }
     }
 
     #[test]

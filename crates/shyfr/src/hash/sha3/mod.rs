@@ -5,11 +5,21 @@
 //! All of them are sponges over Keccak-f\[1600\]; the permutation's backend is chosen once,
 //! when a state is created, in priority order:
 //!
-//! | backend        | needs                                  |
-//! |----------------|----------------------------------------|
-//! | `aarch64_sha3` | ARMv8.2 SHA-3 instructions (FEAT_SHA3) |
-//! | `x86_bmi`      | BMI1 and BMI2 (`andn`, `rorx`; x86-64) |
-//! | `soft`         | nothing (portable)                     |
+//! | backend        | needs                                                |
+//! |----------------|------------------------------------------------------|
+//! | `aarch64_sha3` | ARMv8.2 SHA-3 instructions (FEAT_SHA3)               |
+//! | `x86_bmi`      | BMI1 and BMI2 (`andn`, `rorx`; x86-64)               |
+//! | `x86_avx512`   | AVX-512 F, VL, BW (`vpternlogq`, `vprolvq`; x86-64)  |
+//! | `soft`         | nothing (portable)                                   |
+//!
+//! `x86_avx512` comes after `x86_bmi` because on the one AVX-512 processor measured, AMD
+//! Zen 4 (which runs each 512-bit instruction as two 256-bit halves), one state in five
+//! `zmm` registers is latency- and issue-bound: SHA3-256 of 16 KiB ran at 8.3 cycles/byte
+//! against 6.8 for `x86_bmi` (best of 100 alternating trials). Where many messages of one
+//! length are hashed, [`Sha3_256::digest_many`] (and the other `*_many` functions) run
+//! eight of them side by side in the 64-bit lanes of `zmm` registers with `x86_avx512`:
+//! on Zen 4, 64 messages of 16 KiB at 1.6 cycles/byte and 64 of 136 bytes at 4.9
+//! cycles/byte, against 6.8 and 14.6 one by one.
 //!
 //! Every backend is constant time: Keccak has no table look-up, and no branch depends on
 //! data (only on lengths).
@@ -38,6 +48,8 @@ mod soft;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_sha3;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 #[cfg(target_arch = "x86_64")]
 mod x86_bmi;
 
@@ -69,6 +81,25 @@ pub fn keccak_f1600_with(backend: Backend, state: &mut [u64; 25]) -> Result<(), 
 const DOMAIN_SHA3: u8 = 0x06;
 const DOMAIN_SHAKE: u8 = 0x1f;
 const DOMAIN_CSHAKE: u8 = 0x04;
+
+/// The checks of the `*_many` functions: `outputs` outputs for the messages, which all
+/// have one length.
+fn check_many(messages: &[&[u8]], outputs: usize) -> Result<(), Error> {
+    if outputs != messages.len() {
+        return Err(Error::LengthMismatch {
+            input: messages.len(),
+            output: outputs,
+        });
+    }
+    if let Some(first) = messages.first() {
+        if messages.iter().any(|m| m.len() != first.len()) {
+            return Err(Error::InvalidParameter {
+                what: "messages of different lengths",
+            });
+        }
+    }
+    Ok(())
+}
 
 macro_rules! sha3_hash {
     ($(#[$m:meta])* $name:ident, $label:expr, $out:expr) => {
@@ -126,6 +157,40 @@ macro_rules! sha3_hash {
                 let mut h = Self::new();
                 h.update(data);
                 h.finalize()
+            }
+
+            /// The digest of each of `messages`, all of the same length, into `digests`
+            /// (one per message). With the `x86_avx512` backend eight messages are hashed
+            /// at a time, one in each 64-bit lane of the vector registers, several times
+            /// faster than one by one; other backends hash them one by one.
+            ///
+            /// [`Error::LengthMismatch`] if `digests` is not as long as `messages`,
+            /// [`Error::InvalidParameter`] if the messages differ in length.
+            pub fn digest_many(messages: &[&[u8]], digests: &mut [[u8; $out]]) -> Result<(), Error> {
+                Self::many(Kernel::best_many(), messages, digests)
+            }
+
+            /// [`digest_many`](Self::digest_many) on an explicit backend (for tests and
+            /// benchmarks); [`Error::BackendUnavailable`] if it is not available here.
+            pub fn digest_many_with_backend(
+                backend: Backend,
+                messages: &[&[u8]],
+                digests: &mut [[u8; $out]],
+            ) -> Result<(), Error> {
+                Self::many(Kernel::checked(backend)?, messages, digests)
+            }
+
+            fn many(kernel: Kernel, messages: &[&[u8]], digests: &mut [[u8; $out]]) -> Result<(), Error> {
+                check_many(messages, digests.len())?;
+                keccak::sponge_many(
+                    kernel,
+                    Self::RATE,
+                    DOMAIN_SHA3,
+                    messages,
+                    $out,
+                    digests.as_flattened_mut(),
+                );
+                Ok(())
             }
         }
 
@@ -275,6 +340,52 @@ macro_rules! shake {
                 let mut x = Self::new();
                 x.update(data);
                 x.finalize_xof().read(out);
+            }
+
+            /// For each of `messages`, all of the same length, the first `out_len` output
+            /// bytes, into consecutive `out_len`-byte pieces of `out`
+            /// (`out.len() == messages.len() * out_len`). With the `x86_avx512` backend
+            /// eight messages are processed at a time, one in each 64-bit lane of the
+            /// vector registers; other backends process them one by one.
+            ///
+            /// [`Error::LengthMismatch`] if `out` has the wrong length,
+            /// [`Error::InvalidParameter`] if the messages differ in length.
+            pub fn digest_many_into(
+                messages: &[&[u8]],
+                out_len: usize,
+                out: &mut [u8],
+            ) -> Result<(), Error> {
+                Self::many(Kernel::best_many(), messages, out_len, out)
+            }
+
+            /// [`digest_many_into`](Self::digest_many_into) on an explicit backend (for
+            /// tests and benchmarks); [`Error::BackendUnavailable`] if it is not available
+            /// here.
+            pub fn digest_many_into_with_backend(
+                backend: Backend,
+                messages: &[&[u8]],
+                out_len: usize,
+                out: &mut [u8],
+            ) -> Result<(), Error> {
+                Self::many(Kernel::checked(backend)?, messages, out_len, out)
+            }
+
+            fn many(
+                kernel: Kernel,
+                messages: &[&[u8]],
+                out_len: usize,
+                out: &mut [u8],
+            ) -> Result<(), Error> {
+                let want = messages.len().checked_mul(out_len);
+                if want != Some(out.len()) {
+                    return Err(Error::LengthMismatch {
+                        input: want.unwrap_or(usize::MAX),
+                        output: out.len(),
+                    });
+                }
+                check_many(messages, messages.len())?;
+                keccak::sponge_many(kernel, $rate, DOMAIN_SHAKE, messages, out_len, out);
+                Ok(())
             }
         }
 
@@ -442,3 +553,18 @@ cshake!(
     /// cSHAKE256 (NIST SP 800-185, 3): customizable SHAKE256.
     CShake256, "cshake256", 136
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_tests_pass() {
+        for &b in Backend::ALL {
+            if b.cpu_allows() {
+                assert!(b.self_test(), "{b:?} failed its self-test");
+                assert!(b.is_available());
+            }
+        }
+    }
+}
