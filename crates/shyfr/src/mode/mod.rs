@@ -29,6 +29,7 @@ pub mod cfb;
 pub mod cmac;
 pub mod ctr;
 pub mod ecb;
+pub mod gost28147;
 pub mod kw;
 pub mod ofb;
 pub mod xts;
