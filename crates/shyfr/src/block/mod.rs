@@ -8,6 +8,7 @@
 //! trait, so they never mention an instruction set.
 
 pub mod aes;
+pub mod des;
 pub mod gost28147;
 
 use crate::Error;

@@ -53,4 +53,5 @@ pub fn registry() -> impl Iterator<Item = BackendStatus> {
     .chain(crate::hash::sha2::registry_rows())
     .chain(crate::hash::sha3::registry_rows())
     .chain(crate::block::gost28147::registry_rows())
+    .chain(crate::block::des::registry_rows())
 }
