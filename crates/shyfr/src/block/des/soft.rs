@@ -60,19 +60,19 @@ const DEST: [[u64; 4]; 8] = {
 };
 
 /// The round function `f(R, K)` of one block; `k6` are the eight 6-bit subkey chunks.
+/// The 32 single-bit terms are ORed as a balanced tree (a running OR would chain 32
+/// dependent instructions per round).
 #[inline(always)]
 fn f(r: u32, k6: &[u8; 8]) -> u32 {
     let r64 = r as u64 | (r as u64) << 32;
-    let mut out = 0u64;
-    for s in 0..8 {
+    let t: [u64; 8] = core::array::from_fn(|s| {
         // E: chunk s is bits 4s .. 4s + 5 of R (1-based, cyclic), first bit most
         // significant.
-        let v = ((r64 >> ((59 - 4 * s) % 32)) & 63) ^ k6[s] as u64;
-        for o in 0..4 {
-            out |= TT[s][o].rotate_right(v as u32) & DEST[s][o];
-        }
-    }
-    out as u32
+        let v = (((r64 >> ((59 - 4 * s) % 32)) & 63) ^ k6[s] as u64) as u32;
+        let b = |o: usize| TT[s][o].rotate_right(v) & DEST[s][o];
+        (b(0) | b(1)) | (b(2) | b(3))
+    });
+    (((t[0] | t[1]) | (t[2] | t[3])) | ((t[4] | t[5]) | (t[6] | t[7]))) as u32
 }
 
 /// Applies a 64-entry bit permutation `perm` (output bit `i + 1` = input bit
