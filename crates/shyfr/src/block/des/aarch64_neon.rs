@@ -22,7 +22,7 @@ pub(super) fn crypt(t: Neon, keys: &Keys, decrypt: bool, mut io: InOut<'_>) {
     }
     let r = n - i;
     if r < ONE_BELOW {
-        one_by_one(keys, decrypt, &mut io, i);
+        one_by_one(&mut io, i, |x| soft::crypt_one(keys, x, decrypt));
     } else if r <= 64 {
         pass::<1>(&mut io, i, r, |m| soft::pass1(m, k, decrypt));
     } else {

@@ -11,18 +11,23 @@
 //!
 //! The backend is chosen once, when the key is set up, in priority order:
 //!
-//! | backend      | needs           | bulk path (ECB, CBC/CFB decryption) |
-//! |--------------|-----------------|-------------------------------------|
-//! | `x86_avx512` | AVX-512 F/VL/BW | bitsliced, 512 blocks per pass (`vpternlogq`) |
-//! | `x86_avx2`   | AVX2            | bitsliced, 256 blocks per pass      |
-//! | `aarch64_neon` | NEON          | bitsliced, 128 blocks per pass      |
-//! | `soft`       | nothing         | bitsliced, 64 blocks per pass       |
+//! | backend      | needs           | bulk path (ECB, CBC/CFB decryption) | one block at a time |
+//! |--------------|-----------------|-------------------------------------|---------------------|
+//! | `x86_avx512` | AVX-512 F/VL/BW | bitsliced, 512 blocks per pass (`vpternlogq`) | AVX2 kernel |
+//! | `x86_avx2`   | AVX2            | bitsliced, 256 blocks per pass      | AVX2 kernel (`vpsrlvq`/`vpsllvq` look-ups) |
+//! | `aarch64_neon` | NEON          | bitsliced, 128 blocks per pass      | portable |
+//! | `soft`       | nothing         | bitsliced, 64 blocks per pass       | portable (rotated truth tables) |
 //!
-//! All backends share one bitsliced core (`bitsliced.rs`, generic over the word width)
-//! and, for the serial modes (CBC/CFB encryption, OFB, CMAC) and inputs too short for a
-//! pass, one portable one-block path. Both are constant time: the bitsliced core has no
-//! tables at all, and the one-block path reads its S-boxes from 64-bit truth tables in
-//! registers with rotations by the data-dependent amount.
+//! All backends share one bitsliced core (`bitsliced.rs`, generic over the word width).
+//! The serial modes (CBC/CFB encryption, OFB, CMAC) and inputs too short for a pass go
+//! one block at a time: portably with each S-box output bit a 64-bit truth table in a
+//! register read by a rotation of data-dependent amount, on x86 with 32 such look-ups
+//! side by side in vector lanes. All of it is constant time: the bitsliced core has no
+//! tables at all, and no path indexes memory with data or branches on it.
+//!
+//! Measured (Zen 4, 16 KiB, loaded machine, `shyfr-bench-gost`): triple DES ECB 10-12
+//! cycles/byte on `x86_avx512` (OpenSSL 3.0 `des-ede3`: 110), CBC encryption (serial)
+//! about 190 (OpenSSL: 117).
 //!
 //! ```
 //! use shyfr::des::Tdes;

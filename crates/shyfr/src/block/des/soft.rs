@@ -78,7 +78,7 @@ fn f(r: u32, k6: &[u8; 8]) -> u32 {
 /// Applies a 64-entry bit permutation `perm` (output bit `i + 1` = input bit
 /// `perm[i]`) to `x` (bit 1 the most significant).
 #[inline(always)]
-fn permute(x: u64, perm: &[u8; 64]) -> u64 {
+pub(super) fn permute(x: u64, perm: &[u8; 64]) -> u64 {
     let mut y = 0u64;
     for (i, &p) in perm.iter().enumerate() {
         y |= ((x >> (64 - p as u32)) & 1) << (63 - i);
@@ -87,7 +87,7 @@ fn permute(x: u64, perm: &[u8; 64]) -> u64 {
 }
 
 /// The inverse of [`IP`].
-const FP: [u8; 64] = {
+pub(super) const FP: [u8; 64] = {
     let mut fp = [0u8; 64];
     let mut i = 0;
     while i < 64 {
@@ -142,11 +142,11 @@ pub(super) fn pass<const N: usize>(
     zeroize::Zeroize::zeroize(m.as_flattened_mut());
 }
 
-/// Blocks `start..` of `io` one at a time.
-pub(super) fn one_by_one(keys: &Keys, decrypt: bool, io: &mut InOut<'_>, start: usize) {
+/// Blocks `start..` of `io` one at a time through `one` (big-endian words).
+pub(super) fn one_by_one(io: &mut InOut<'_>, start: usize, mut one: impl FnMut(u64) -> u64) {
     for i in start..io.len() / BLOCK_LEN {
         let x = u64::from_be_bytes(io.read::<8>(8 * i));
-        io.write(8 * i, &crypt_one(keys, x, decrypt).to_be_bytes());
+        io.write(8 * i, &one(x).to_be_bytes());
     }
 }
 
@@ -173,5 +173,5 @@ pub(super) fn crypt(keys: &Keys, decrypt: bool, mut io: InOut<'_>) {
         pass::<1>(&mut io, i, c, |m| pass1(m, k, decrypt));
         i += c;
     }
-    one_by_one(keys, decrypt, &mut io, i);
+    one_by_one(&mut io, i, |x| crypt_one(keys, x, decrypt));
 }

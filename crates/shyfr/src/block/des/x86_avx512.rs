@@ -2,10 +2,11 @@
 //! per pass, compiled with AVX-512 enabled so that the lane loops become 512-bit
 //! instructions and the three-input functions `vpternlogq`. A rest shorter than a pass
 //! runs on the narrowest word that holds it (up to 64 blocks: the portable 64-bit pass),
-//! a very short one block by block.
+//! a very short one block by block with the AVX2 backend's one-block kernel (a variant
+//! with AVX-512's variable rotation `vprorvq` measured only 1.5 % faster).
 
 use super::soft::{self, one_by_one, pass};
-use super::{bitsliced, Keys, BLOCK_LEN};
+use super::{bitsliced, x86_avx2, Keys, BLOCK_LEN};
 use crate::cpu::x86::Avx512;
 use crate::inout::InOut;
 
@@ -23,7 +24,10 @@ pub(super) fn crypt(t: Avx512, keys: &Keys, decrypt: bool, mut io: InOut<'_>) {
     }
     let r = n - i;
     if r < ONE_BELOW {
-        one_by_one(keys, decrypt, &mut io, i);
+        // SAFETY: the `Avx512` token's features include AVX2.
+        one_by_one(&mut io, i, |x| unsafe {
+            x86_avx2::crypt_one_k(keys, x, decrypt)
+        });
     } else if r <= 64 {
         // 512-bit code gains nothing on one lane; the portable pass is faster there.
         pass::<1>(&mut io, i, r, |m| soft::pass1(m, k, decrypt));
