@@ -287,29 +287,26 @@ fn data(len: usize, seed: u8) -> Vec<u8> {
 /// The largest pass of any backend (AVX-512: 512 blocks).
 const BATCH: usize = 512;
 
-/// Bitsliced passes against one block at a time, for every block count around the pass
-/// boundaries up to 3 x 512 + 1, both directions, in place and buffer to buffer.
+/// Bitsliced passes against one block at a time, for every block count 0 ..= 3 x 512 + 1,
+/// both directions, buffer to buffer and in place.
 #[test]
 fn wide_paths_equal_block_at_a_time() {
     let key: [u8; 24] = data(24, 5).try_into().unwrap();
-    let counts: Vec<usize> = (0..=70)
-        .chain([
-            127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025,
-        ])
-        .chain([3 * BATCH - 1, 3 * BATCH, 3 * BATCH + 1])
-        .collect();
-    let all = data(8 * (3 * BATCH + 1), 1);
+    let max = 3 * BATCH + 1;
+    let all = data(8 * max, 1);
     for b in backends() {
         let t = Tdes::with_backend(&key, b).unwrap();
-        for &n in &counts {
+        // ECB is block by block: the one-block results of the whole buffer are the
+        // reference for every prefix.
+        let mut want = all.clone();
+        for blk in want.chunks_exact_mut(8) {
+            t.encrypt_block(blk.try_into().unwrap());
+        }
+        for n in 0..=max {
             let pt = &all[..8 * n];
-            let mut want = pt.to_vec();
-            for blk in want.chunks_exact_mut(8) {
-                t.encrypt_block(blk.try_into().unwrap());
-            }
             let mut got = vec![0u8; pt.len()];
             t.encrypt_blocks_to(pt, &mut got).unwrap();
-            assert_eq!(got, want, "{n} blocks backend {}", b.name());
+            assert_eq!(got, want[..8 * n], "{n} blocks backend {}", b.name());
             t.decrypt_blocks(&mut got).unwrap();
             assert_eq!(got, pt, "{n} blocks decrypt backend {}", b.name());
         }
