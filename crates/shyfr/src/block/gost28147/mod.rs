@@ -31,8 +31,14 @@
 //! (all x86-64 and aarch64 cores).
 //!
 //! Serial work (gamma with feedback when encrypting, the MAC, single blocks) runs one
-//! block at a time; ECB, gamma and gamma-with-feedback decryption run many blocks per
-//! register.
+//! block at a time, on `x86_avx512` through a latency-shaped round (the 64-byte tables as
+//! `vpermi2b` on 256-bit registers, about ten cycles a round on Zen 4); ECB, gamma and
+//! gamma-with-feedback decryption run many blocks per register.
+//!
+//! Measured on Zen 4 (`x86_avx512`, 16 KiB, single thread, loaded shared machine, best of
+//! 400 alternating calls, `shyfr-bench-gost`): ECB 1.37 cycles/byte, gamma 1.42,
+//! gamma-with-feedback decryption 1.38, encryption 39.8, MAC 20.3; Crypto++ 8.7 and
+//! libgcrypt 1.10 in the same run: 44-53 (ECB 32x, CTR 33x faster here).
 //!
 //! ```
 //! use shyfr::gost28147::{Gost28147, Sbox};

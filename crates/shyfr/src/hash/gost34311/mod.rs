@@ -38,6 +38,8 @@
 //! assert_eq!(h.finalize()[..2], [0x34, 0xd4]);
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod soft;
 
 use core::fmt;

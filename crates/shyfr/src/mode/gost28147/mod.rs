@@ -35,6 +35,8 @@
 //! assert!(Mac::new(&c).chain(&msg).verify(&tag[..1]).is_ok()); // truncated to 8 bits
 //! ```
 
+#![forbid(unsafe_code)]
+
 use core::borrow::Borrow;
 
 use crate::block::gost28147::{Block, Gost28147, BLOCK_LEN};
