@@ -18,4 +18,13 @@ pub fn backends() -> impl Iterator<Item = BackendStatus> {
         .chain(crate::hash::sha2::Sha256Backend::registry_rows())
         .chain(crate::hash::sha2::Sha512Backend::registry_rows())
         .chain(crate::hash::sha3::Backend::registry_rows())
+        .chain(crate::block::gost28147::Backend::registry_rows())
+        // GOST 34.311-95 runs its four encryptions per step on the GOST 28147-89 backends.
+        .chain(
+            crate::block::gost28147::Backend::registry_rows().map(|r| BackendStatus {
+                algorithm: "gost34311",
+                ..r
+            }),
+        )
+        .chain(crate::block::des::Backend::registry_rows())
 }

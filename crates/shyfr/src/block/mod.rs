@@ -7,6 +7,8 @@
 //! loops, through which a cipher with fused kernels (AES) gives the modes those kernels.
 
 pub mod aes;
+pub mod des;
+pub mod gost28147;
 
 use crate::Error;
 

@@ -130,6 +130,10 @@ token!(
     Avx512Bmi2: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Bmi2]
 );
 token!(
+    /// AVX-512 F + VL + BW with VBMI (`vpermb`, `vpermi2b`, `vpmultishiftqb`).
+    Avx512Vbmi: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Avx512vbmi]
+);
+token!(
     /// BMI1 and BMI2 (`andn`, `rorx`, on general-purpose registers).
     Bmi: [Bmi1, Bmi2]
 );

@@ -3,6 +3,7 @@
 //! Every fixed-length hash implements [`Hash`]; HMAC, HKDF and PBKDF2 are generic over it.
 //! Extendable-output functions implement [`Xof`].
 
+pub mod gost34311;
 pub mod sha1;
 pub mod sha2;
 pub mod sha3;

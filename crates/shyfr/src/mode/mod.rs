@@ -31,6 +31,7 @@ pub mod cmac;
 pub mod ctr;
 pub mod ecb;
 pub(crate) mod generic;
+pub mod gost28147;
 pub mod kw;
 pub mod ofb;
 pub mod xts;
