@@ -8,6 +8,7 @@
 //! trait, so they never mention an instruction set.
 
 pub mod aes;
+pub mod kalyna;
 
 use crate::Error;
 

@@ -48,6 +48,7 @@ pub fn registry() -> impl Iterator<Item = BackendStatus> {
         aes::Backend::needs,
         aes::Backend::is_available,
     )
+    .chain(crate::block::kalyna::registry_rows())
     .chain(crate::aead::ghash::registry_rows())
     .chain(crate::hash::sha1::registry_rows())
     .chain(crate::hash::sha2::registry_rows())
