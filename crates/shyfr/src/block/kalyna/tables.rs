@@ -178,3 +178,38 @@ pub(crate) const SBOX_INV: [[u8; 256]; 4] = [
         0xf3, 0x83, 0x28, 0x32, 0x45, 0x1e, 0xa4, 0xd3, 0xa2, 0x46, 0x6e, 0x9c, 0xdd, 0x63, 0xd4, 0x9d,
     ],
 ];
+
+/// `a * b` in GF(2^8) modulo [`POLY`] (constant inputs only: it branches on `b`).
+pub(crate) const fn gf_mul(a: u8, b: u8) -> u8 {
+    let (mut a, mut b, mut r) = (a, b, 0u8);
+    while b != 0 {
+        if b & 1 != 0 {
+            r ^= a;
+        }
+        let hi = a & 0x80 != 0;
+        a <<= 1;
+        if hi {
+            a ^= (POLY & 0xff) as u8;
+        }
+        b >>= 1;
+    }
+    r
+}
+
+/// The 8x8 bit matrix of `x -> c * x` in the operand layout of `gf2p8affineqb` (the row
+/// of output bit `i` in byte `7 - i`; bit `j` of a row is the coefficient of input bit `j`).
+pub(crate) const fn gfni_mul_matrix(c: u8) -> u64 {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < 8 {
+        let mut row = 0u64;
+        let mut j = 0;
+        while j < 8 {
+            row |= (((gf_mul(c, 1 << j) >> i) & 1) as u64) << j;
+            j += 1;
+        }
+        m |= row << (8 * (7 - i));
+        i += 1;
+    }
+    m
+}
