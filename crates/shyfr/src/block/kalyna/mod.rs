@@ -43,6 +43,8 @@
 //! assert!(Kalyna::new(512, &[7u8; 32]).is_err()); // 512-bit blocks need a 512-bit key
 //! ```
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_neon;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
@@ -219,6 +221,8 @@ impl Backend {
         Backend::X86Avx512,
         #[cfg(target_arch = "x86_64")]
         Backend::X86Avx2,
+        #[cfg(target_arch = "aarch64")]
+        Backend::Aarch64Neon,
         Backend::Soft,
     ];
 
@@ -370,6 +374,8 @@ enum Inner {
     Avx512(x86_avx512::Keys, arch_cpu::Avx512VbmiGfni),
     #[cfg(target_arch = "x86_64")]
     Avx2(x86_avx2::Keys, x86_avx2::Tokens),
+    #[cfg(target_arch = "aarch64")]
+    Neon(aarch64_neon::Keys, arch_cpu::Neon),
     Soft(soft::Keys),
 }
 
@@ -436,6 +442,11 @@ impl Kalyna {
                 };
                 Inner::Avx2(x86_avx2::Keys::new(&keys), t)
             }
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon => {
+                let t = arch_cpu::Neon::get().ok_or(Error::BackendUnavailable)?;
+                Inner::Neon(aarch64_neon::Keys::new(&keys), t)
+            }
             Backend::Soft => Inner::Soft(soft::Keys::new(&keys)),
             #[allow(unreachable_patterns)]
             _ => return Err(Error::BackendUnavailable),
@@ -450,6 +461,8 @@ impl Kalyna {
             Inner::Avx512(..) => Backend::X86Avx512,
             #[cfg(target_arch = "x86_64")]
             Inner::Avx2(..) => Backend::X86Avx2,
+            #[cfg(target_arch = "aarch64")]
+            Inner::Neon(..) => Backend::Aarch64Neon,
             Inner::Soft(_) => Backend::Soft,
         }
     }
@@ -475,6 +488,8 @@ impl Kalyna {
             Inner::Avx512(k, t) => x86_avx512::encrypt(&self.keys, k, *t, io),
             #[cfg(target_arch = "x86_64")]
             Inner::Avx2(k, t) => x86_avx2::encrypt(&self.keys, k, *t, io),
+            #[cfg(target_arch = "aarch64")]
+            Inner::Neon(k, t) => aarch64_neon::encrypt(&self.keys, k, *t, io),
             Inner::Soft(k) => soft::encrypt(&self.keys, k, io),
         }
     }
@@ -485,6 +500,8 @@ impl Kalyna {
             Inner::Avx512(k, t) => x86_avx512::decrypt(&self.keys, k, *t, io),
             #[cfg(target_arch = "x86_64")]
             Inner::Avx2(k, t) => x86_avx2::decrypt(&self.keys, k, *t, io),
+            #[cfg(target_arch = "aarch64")]
+            Inner::Neon(k, t) => aarch64_neon::decrypt(&self.keys, k, *t, io),
             Inner::Soft(k) => soft::decrypt(&self.keys, k, io),
         }
     }
