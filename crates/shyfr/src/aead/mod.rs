@@ -39,6 +39,7 @@
 //! ```
 
 pub mod ccm;
+pub mod dstu7624;
 pub mod gcm;
 pub mod ghash;
 

@@ -28,6 +28,7 @@ pub mod cbc;
 pub mod cfb;
 pub mod cmac;
 pub mod ctr;
+pub mod dstu7624;
 pub mod ecb;
 pub mod kw;
 pub mod ofb;

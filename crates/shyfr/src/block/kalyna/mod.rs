@@ -54,7 +54,7 @@ mod x86_avx512;
 mod soft_circuits;
 pub(crate) mod tables;
 
-use crate::block::{check_whole_blocks, BlockCipher};
+use crate::block::{check_whole_blocks, BlockCipher, InOutBuf};
 use crate::cpu::Feature;
 use crate::inout::InOut;
 use crate::Error;
@@ -538,6 +538,42 @@ impl Kalyna {
         check_whole_blocks(io.len(), self.block_len())?;
         self.decrypt_inout(io);
         Ok(())
+    }
+}
+
+impl Kalyna {
+    /// The DSTU 7624 gamma (counter mode) on whole blocks: for every block, `counter` (one
+    /// block, a little-endian integer) is incremented and then encrypted, and the result
+    /// XORed into the block. The kernel behind [`crate::mode::dstu7624::ctr`].
+    pub fn gamma_blocks(&self, counter: &mut [u8], mut data: InOutBuf<'_>) -> Result<(), Error> {
+        let bl = self.block_len();
+        crate::block::check_iv(counter.len(), bl)?;
+        check_whole_blocks(data.len(), bl)?;
+        let mut ks = [0u8; 4096];
+        let chunk = 4096 / bl * bl;
+        let mut off = 0;
+        while off < data.len() {
+            let n = chunk.min(data.len() - off);
+            for blk in ks[..n].chunks_exact_mut(bl) {
+                le_inc(counter);
+                blk.copy_from_slice(counter);
+            }
+            self.encrypt_inout(InOut::in_place(&mut ks[..n]));
+            data.xor_at(off, &ks[..n]);
+            off += n;
+        }
+        crate::wipe::wipe(&mut ks);
+        Ok(())
+    }
+}
+
+/// `x += 1`, little-endian over all of `x`, touching every byte.
+fn le_inc(x: &mut [u8]) {
+    let mut carry = 1u16;
+    for b in x.iter_mut() {
+        let s = *b as u16 + carry;
+        *b = s as u8;
+        carry = s >> 8;
     }
 }
 
