@@ -549,31 +549,50 @@ impl Kalyna {
         let bl = self.block_len();
         crate::block::check_iv(counter.len(), bl)?;
         check_whole_blocks(data.len(), bl)?;
+        let nb = self.keys.nb;
+        let mut ctr = [0u64; 8];
+        for (w, c) in ctr.iter_mut().zip(counter.chunks_exact(8)) {
+            *w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        }
+        // Fused kernels take the leading batches.
+        let done = match &self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx512(k, t) => x86_avx512::gamma(&self.keys, k, *t, &ctr, data.inout()),
+            _ => 0,
+        };
+        le_add_words(&mut ctr[..nb], done as u64);
+        // The rest: counters written out, encrypted as blocks, XORed in.
         let mut ks = [0u8; 4096];
         let chunk = 4096 / bl * bl;
-        let mut off = 0;
+        let mut off = done * bl;
         while off < data.len() {
             let n = chunk.min(data.len() - off);
             for blk in ks[..n].chunks_exact_mut(bl) {
-                le_inc(counter);
-                blk.copy_from_slice(counter);
+                le_add_words(&mut ctr[..nb], 1);
+                for (c, w) in blk.chunks_exact_mut(8).zip(&ctr) {
+                    c.copy_from_slice(&w.to_le_bytes());
+                }
             }
             self.encrypt_inout(InOut::in_place(&mut ks[..n]));
             data.xor_at(off, &ks[..n]);
             off += n;
         }
         crate::wipe::wipe(&mut ks);
+        for (c, w) in counter.chunks_exact_mut(8).zip(&ctr) {
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+        zeroize::Zeroize::zeroize(&mut ctr);
         Ok(())
     }
 }
 
-/// `x += 1`, little-endian over all of `x`, touching every byte.
-fn le_inc(x: &mut [u8]) {
-    let mut carry = 1u16;
-    for b in x.iter_mut() {
-        let s = *b as u16 + carry;
-        *b = s as u8;
-        carry = s >> 8;
+/// `x += n` for a little-endian integer of 64-bit words, carrying through every word.
+fn le_add_words(x: &mut [u64], n: u64) {
+    let mut carry = n;
+    for w in x.iter_mut() {
+        let (s, c) = w.overflowing_add(carry);
+        *w = s;
+        carry = c as u64;
     }
 }
 

@@ -302,33 +302,16 @@ fn word_mask(m: usize, words: usize) -> __mmask8 {
     ((1u16 << valid) - 1) as __mmask8
 }
 
-/// Loads `n <= 64` blocks from `src` into byte slices, adding (`DEC` false) or subtracting
-/// the round key `k` per column first.
-///
-/// # Safety
-/// `src` is readable for `n * 8 * NB` bytes.
+/// Byte slices from column registers (`cols[c][g]`: column `c` of blocks `8g .. 8g + 8`),
+/// adding (`DEC` false) or subtracting the round key `k` per column first.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-unsafe fn load<const NB: usize, const DEC: bool>(
-    src: *const u8,
-    n: usize,
+fn cols_to_rows<const NB: usize, const DEC: bool>(
+    cols: &[[__m512i; 8]; NB],
     k: &[u64; 8],
 ) -> [[__m512i; 8]; NB] {
     // SAFETY: BYTE_T is 64 readable bytes.
     let bt = unsafe { _mm512_loadu_si512(BYTE_T.as_ptr().cast()) };
-    let mut cols = [[_mm512_setzero_si512(); 8]; NB];
-    for g in 0..8 {
-        let mut v: [__m512i; NB] = core::array::from_fn(|i| {
-            let m = g * NB + i;
-            // SAFETY: the mask keeps the load inside the `n * NB` words the caller
-            // guarantees; masked-off words are not accessed.
-            unsafe { _mm512_maskz_loadu_epi64(word_mask(m, n * NB), src.add(64 * m).cast::<i64>()) }
-        });
-        gather::<NB>(&mut v);
-        for c in 0..NB {
-            cols[c][g] = v[c];
-        }
-    }
     core::array::from_fn(|c| {
         let kc = _mm512_set1_epi64(k[c] as i64);
         let mut v: [__m512i; 8] = core::array::from_fn(|g| {
@@ -344,22 +327,17 @@ unsafe fn load<const NB: usize, const DEC: bool>(
     })
 }
 
-/// Stores the first `n <= 64` blocks of byte-sliced `st` to `dst`, adding (`DEC` false)
-/// or subtracting the round key `k` per column.
-///
-/// # Safety
-/// `dst` is writable for `n * 8 * NB` bytes.
+/// Column registers from byte slices (the inverse of [`cols_to_rows`]), adding or
+/// subtracting the round key `k` per column last.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-unsafe fn store<const NB: usize, const DEC: bool>(
+fn rows_to_cols<const NB: usize, const DEC: bool>(
     st: &[[__m512i; 8]; NB],
-    dst: *mut u8,
-    n: usize,
     k: &[u64; 8],
-) {
+) -> [[__m512i; 8]; NB] {
     // SAFETY: BYTE_T is 64 readable bytes.
     let bt = unsafe { _mm512_loadu_si512(BYTE_T.as_ptr().cast()) };
-    let cols: [[__m512i; 8]; NB] = core::array::from_fn(|c| {
+    core::array::from_fn(|c| {
         let mut v = st[c];
         transpose_q(&mut v);
         let kc = _mm512_set1_epi64(k[c] as i64);
@@ -371,26 +349,76 @@ unsafe fn store<const NB: usize, const DEC: bool>(
                 _mm512_add_epi64(w, kc)
             }
         })
-    });
+    })
+}
+
+/// Loads `n <= 64` blocks from `src` as column registers.
+///
+/// # Safety
+/// `src` is readable for `n * 8 * NB` bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+unsafe fn load_cols<const NB: usize>(src: *const u8, n: usize) -> [[__m512i; 8]; NB] {
+    let mut cols = [[_mm512_setzero_si512(); 8]; NB];
+    for g in 0..8 {
+        let mut v: [__m512i; NB] = core::array::from_fn(|i| {
+            let m = g * NB + i;
+            // SAFETY: the mask keeps the load inside the `n * NB` words the caller
+            // guarantees; masked-off words are not accessed.
+            unsafe { _mm512_maskz_loadu_epi64(word_mask(m, n * NB), src.add(64 * m).cast::<i64>()) }
+        });
+        gather::<NB>(&mut v);
+        for c in 0..NB {
+            cols[c][g] = v[c];
+        }
+    }
+    cols
+}
+
+/// Stores the first `n <= 64` blocks of column registers to `dst`, XORed with the
+/// same blocks of `xor_src` when it is given (the keystream modes).
+///
+/// # Safety
+/// `dst` is writable, and `xor_src` (if any) readable, for `n * 8 * NB` bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+unsafe fn store_cols<const NB: usize>(
+    cols: &[[__m512i; 8]; NB],
+    dst: *mut u8,
+    xor_src: Option<*const u8>,
+    n: usize,
+) {
     for g in 0..8 {
         let mut v: [__m512i; NB] = core::array::from_fn(|c| cols[c][g]);
         ungather::<NB>(&mut v);
         for (i, w) in v.iter().enumerate() {
             let m = g * NB + i;
+            let mask = word_mask(m, n * NB);
+            let w = match xor_src {
+                // SAFETY: the mask keeps the load inside the caller's region.
+                Some(s) => _mm512_xor_si512(*w, unsafe {
+                    _mm512_maskz_loadu_epi64(mask, s.add(64 * m).cast::<i64>())
+                }),
+                None => *w,
+            };
             // SAFETY: the mask keeps the store inside the `n * NB` words the caller
             // guarantees.
-            unsafe {
-                _mm512_mask_storeu_epi64(dst.add(64 * m).cast::<i64>(), word_mask(m, n * NB), *w)
-            };
+            unsafe { _mm512_mask_storeu_epi64(dst.add(64 * m).cast::<i64>(), mask, w) };
         }
     }
 }
 
 /// The keyed rounds between the first and the last (modular) key addition, on byte
 /// slices: encryption rounds 1..=nr (the last without its XOR key), or decryption rounds.
+/// `SITE` only tells the call sites apart: each gets its own instance, which the compiler
+/// then inlines (one shared instance would be called, with the state in memory).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-fn rounds<const NB: usize, const DEC: bool>(nr: usize, keys: &Keys, st: &mut [[__m512i; 8]; NB]) {
+fn rounds<const NB: usize, const DEC: bool, const SITE: u8>(
+    nr: usize,
+    keys: &Keys,
+    st: &mut [[__m512i; 8]; NB],
+) {
     if DEC {
         let t: [[__m512i; 4]; 4] = core::array::from_fn(|i| table(4 + i));
         for round in (0..nr).rev() {
@@ -441,10 +469,12 @@ unsafe fn batch<const NB: usize, const DEC: bool>(
     let nr = rk.nr;
     let (first, last) = if DEC { (nr, 0) } else { (0, nr) };
     // SAFETY: forwarded from the caller.
-    let mut st = unsafe { load::<NB, DEC>(src, n, &rk.rk[first]) };
-    rounds::<NB, DEC>(nr, keys, &mut st);
+    let cols = unsafe { load_cols::<NB>(src, n) };
+    let mut st = cols_to_rows::<NB, DEC>(&cols, &rk.rk[first]);
+    rounds::<NB, DEC, 0>(nr, keys, &mut st);
+    let cols = rows_to_cols::<NB, DEC>(&st, &rk.rk[last]);
     // SAFETY: forwarded from the caller.
-    unsafe { store::<NB, DEC>(&st, dst, n, &rk.rk[last]) };
+    unsafe { store_cols::<NB>(&cols, dst, None, n) };
 }
 
 // ---- The natural layout, for a few blocks: a register holds 64 bytes of consecutive
@@ -706,6 +736,79 @@ fn crypt<const DEC: bool>(rk: &RoundKeys, keys: &Keys, t: Avx512VbmiGfni, mut io
         }
         j += n;
     }
+}
+
+/// The gamma (CTR) on `n <= 64` blocks: block `j` is XORed with `E(ctr + base + j + 1)`,
+/// the counters built in registers as columns (a 64-bit add, its carry taken through the
+/// higher columns by mask arithmetic).
+///
+/// # Safety
+/// `src` is readable and `dst` writable for `n` blocks.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+unsafe fn gamma_batch<const NB: usize>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    ctr: &[u64; 8],
+    base: u64,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    let one = _mm512_set1_epi64(1);
+    let lanes = _mm512_set_epi64(8, 7, 6, 5, 4, 3, 2, 1);
+    let mut cols = [[_mm512_setzero_si512(); 8]; NB];
+    for g in 0..8 {
+        let d = _mm512_add_epi64(_mm512_set1_epi64((base + 8 * g as u64) as i64), lanes);
+        let w0 = _mm512_set1_epi64(ctr[0] as i64);
+        let r0 = _mm512_add_epi64(w0, d);
+        let mut carry = _mm512_cmplt_epu64_mask(r0, w0);
+        cols[0][g] = r0;
+        for c in 1..NB {
+            let w = _mm512_set1_epi64(ctr[c] as i64);
+            let r = _mm512_mask_add_epi64(w, carry, w, one);
+            carry = _mm512_mask_cmpeq_epu64_mask(carry, r, _mm512_setzero_si512());
+            cols[c][g] = r;
+        }
+    }
+    let mut st = cols_to_rows::<NB, false>(&cols, &rk.rk[0]);
+    rounds::<NB, false, 1>(rk.nr, keys, &mut st);
+    let cols = rows_to_cols::<NB, false>(&st, &rk.rk[rk.nr]);
+    // SAFETY: forwarded from the caller.
+    unsafe { store_cols::<NB>(&cols, dst, Some(src), n) };
+}
+
+/// The DSTU 7624 gamma on the leading whole batches of `io`, as long as more than a
+/// natural-layout call's worth of blocks remains: block `j` is XORed with
+/// `E(ctr + j + 1)` (`ctr` little-endian words, not updated). Returns the blocks done;
+/// the caller does the rest.
+pub(super) fn gamma(
+    rk: &RoundKeys,
+    keys: &Keys,
+    t: Avx512VbmiGfni,
+    ctr: &[u64; 8],
+    mut io: InOut<'_>,
+) -> usize {
+    let _ = t;
+    let nb = rk.nb;
+    let bl = 8 * nb;
+    let blocks = io.len() / bl;
+    let (src, dst) = (io.src_ptr(), io.dst_ptr());
+    let mut j = 0;
+    while blocks - j > natural_max(nb) {
+        let n = BATCH.min(blocks - j);
+        // SAFETY: the token proves AVX-512 F/BW/VL, VBMI and GFNI; blocks j..j+n lie
+        // inside `io`, readable at `src` and writable at `dst`.
+        unsafe {
+            let (s, d) = (src.add(j * bl), dst.add(j * bl));
+            match nb {
+                2 => gamma_batch::<2>(rk, keys, ctr, j as u64, s, d, n),
+                4 => gamma_batch::<4>(rk, keys, ctr, j as u64, s, d, n),
+                _ => gamma_batch::<8>(rk, keys, ctr, j as u64, s, d, n),
+            }
+        }
+        j += n;
+    }
+    j
 }
 
 /// Encrypts every whole block of `io`.
