@@ -493,3 +493,33 @@ fn bad_input() {
         Some(Error::BadPadding)
     );
 }
+
+/// Large buffers (split across threads with `--features parallel`) give the same result
+/// as one gamma call on one thread.
+#[test]
+fn parallel_gamma_and_ecb_equal_single_thread() {
+    use shyfr::block::InOutBuf;
+    use shyfr::mode::ecb::Ecb;
+    let len = 3 * shyfr::mode::PARALLEL_MIN_LEN + 64 * 3;
+    let data: Vec<u8> = (0..len).map(|i| (i * 13 + i / 251) as u8).collect();
+    for b in backends() {
+        let k = Kalyna512_512::with_backend(&[9u8; 64], b).unwrap();
+        let iv = [0xfeu8; 64];
+        let mut one = data.clone();
+        let mut ctr = iv;
+        k.encrypt_blocks(&mut ctr).unwrap();
+        k.gamma_blocks(&mut ctr, InOutBuf::in_place(&mut one))
+            .unwrap();
+        let mut par = data.clone();
+        Ctr::new(&k, &iv)
+            .unwrap()
+            .apply_keystream(&mut par)
+            .unwrap();
+        assert!(par == one, "{b:?} gamma");
+        let mut one = data.clone();
+        k.encrypt_blocks(&mut one).unwrap();
+        let mut par = data.clone();
+        Ecb::new(&k).encrypt(&mut par).unwrap();
+        assert!(par == one, "{b:?} ecb");
+    }
+}

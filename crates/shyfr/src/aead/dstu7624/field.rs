@@ -71,7 +71,7 @@ pub(crate) fn mul<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
 }
 
 /// Reduces a product of `2 W` words modulo the field polynomial.
-fn reduce<const W: usize>(acc: &[u64; 16]) -> [u64; W] {
+pub(crate) fn reduce<const W: usize>(acc: &[u64; 16]) -> [u64; W] {
     let terms = low_terms(W);
     let mut r: [u64; W] = core::array::from_fn(|i| acc[i]);
     // hi * x^n = hi * g(x): shifts of hi, spilling at most 10 bits into word W.

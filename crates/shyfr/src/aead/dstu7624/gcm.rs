@@ -23,13 +23,30 @@ use crate::mode::dstu7624::ctr::Ctr;
 use crate::mode::dstu7624::{check_tag_len, pad_partial, Dstu7624Cipher, Tag};
 use crate::Error;
 
-/// The hash state: `y = (y ^ block) * H` in GF(2^b), on little-endian words.
+/// The hash state: `y = (y ^ block) * H` in GF(2^b), on little-endian words, with the
+/// multiplier chosen at key set-up (PCLMULQDQ where the CPU has it, else portable).
 #[derive(Clone)]
 struct Hash {
     h: [u64; 8],
     y: [u64; 8],
     words: usize,
+    #[cfg(target_arch = "x86_64")]
+    clmul: Option<crate::cpu::x86::Pclmul>,
+    /// `H^(i+1)` for the aggregated hash of up to `MAX_AGG` blocks (PCLMULQDQ only).
+    #[cfg(target_arch = "x86_64")]
+    powers: [[u64; 8]; super::field_x86_vpclmul::MAX_AGG],
+    /// The same powers laid out for VPCLMULQDQ on 512-bit registers, where present.
+    #[cfg(target_arch = "x86_64")]
+    wide: Option<(
+        crate::cpu::x86::Vpclmul512,
+        super::field_x86_vpclmul::Multipliers,
+    )>,
 }
+
+/// Blocks hashed per reduction with PCLMULQDQ: independent products, one reduction, no
+/// chain of dependent multiplications.
+#[cfg(target_arch = "x86_64")]
+const AGG: usize = 8;
 
 impl Hash {
     fn new(h_bytes: &[u8]) -> Hash {
@@ -37,16 +54,62 @@ impl Hash {
         for (w, c) in h.iter_mut().zip(h_bytes.chunks_exact(8)) {
             *w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
         }
-        Hash {
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut hash = Hash {
             h,
             y: [0; 8],
             words: h_bytes.len() / 8,
+            #[cfg(target_arch = "x86_64")]
+            clmul: crate::cpu::x86::Pclmul::get(),
+            #[cfg(target_arch = "x86_64")]
+            powers: [[0; 8]; super::field_x86_vpclmul::MAX_AGG],
+            #[cfg(target_arch = "x86_64")]
+            wide: None,
+        };
+        #[cfg(target_arch = "x86_64")]
+        if hash.clmul.is_some() {
+            hash.powers[0] = h;
+            for i in 1..super::field_x86_vpclmul::MAX_AGG {
+                // H^(i+1) = H^i * H, with the hash state as scratch.
+                hash.y = hash.powers[i - 1];
+                hash.mul_h();
+                hash.powers[i] = hash.y;
+            }
+            hash.y = [0; 8];
+            if let Some(t) = crate::cpu::x86::Vpclmul512::get() {
+                use super::field_x86_vpclmul::Multipliers;
+                let m = match hash.words {
+                    2 => Multipliers::new::<2>(&hash.powers),
+                    4 => Multipliers::new::<4>(&hash.powers),
+                    _ => Multipliers::new::<8>(&hash.powers),
+                };
+                hash.wide = Some((t, m));
+            }
         }
+        hash
     }
 
     /// Absorbs whole blocks.
-    fn blocks(&mut self, data: &[u8]) {
+    fn blocks(&mut self, mut data: &[u8]) {
         let bl = 8 * self.words;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = self.clmul {
+            // Groups of n blocks: y = (y + X_1) H^n + X_2 H^(n-1) + ... + X_n H.
+            let group_len = if self.wide.is_some() {
+                super::field_x86_vpclmul::WINDOW
+            } else {
+                AGG * bl
+            };
+            while data.len() >= group_len {
+                let (group, rest) = data.split_at(group_len);
+                match self.words {
+                    2 => self.group::<2>(t, group),
+                    4 => self.group::<4>(t, group),
+                    _ => self.group::<8>(t, group),
+                }
+                data = rest;
+            }
+        }
         for blk in data.chunks_exact(bl) {
             for (w, c) in self.y.iter_mut().zip(blk.chunks_exact(8)) {
                 *w ^= u64::from_le_bytes(c.try_into().expect("8 bytes"));
@@ -55,7 +118,35 @@ impl Hash {
         }
     }
 
+    /// One group of `AGG` blocks with the powers of `H` and one reduction.
+    #[cfg(target_arch = "x86_64")]
+    fn group<const W: usize>(&mut self, t: crate::cpu::x86::Pclmul, group: &[u8]) {
+        if let Some((v, m)) = &self.wide {
+            super::field_x86_vpclmul::hash_window::<W>(*v, &mut self.y, group, m);
+        } else {
+            super::field_x86_pclmul::hash_group::<W>(t, &mut self.y, group, &self.powers[..AGG]);
+        }
+    }
+
     fn mul_h(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = self.clmul {
+            use super::field_x86_pclmul as x;
+            match self.words {
+                2 => {
+                    let r = x::mul::<2>(t, &[self.y[0], self.y[1]], &[self.h[0], self.h[1]]);
+                    self.y[..2].copy_from_slice(&r);
+                }
+                4 => {
+                    let a: [u64; 4] = core::array::from_fn(|i| self.y[i]);
+                    let b: [u64; 4] = core::array::from_fn(|i| self.h[i]);
+                    let r = x::mul::<4>(t, &a, &b);
+                    self.y[..4].copy_from_slice(&r);
+                }
+                _ => self.y = x::mul::<8>(t, &self.y, &self.h),
+            }
+            return;
+        }
         match self.words {
             2 => {
                 let r = field::mul::<2>(&[self.y[0], self.y[1]], &[self.h[0], self.h[1]]);
@@ -115,6 +206,8 @@ impl Drop for Hash {
     fn drop(&mut self) {
         zeroize::Zeroize::zeroize(&mut self.h);
         zeroize::Zeroize::zeroize(&mut self.y);
+        #[cfg(target_arch = "x86_64")]
+        zeroize::Zeroize::zeroize(self.powers.as_flattened_mut());
     }
 }
 

@@ -21,4 +21,8 @@
 
 pub mod ccm;
 mod field;
+#[cfg(target_arch = "x86_64")]
+mod field_x86_pclmul;
+#[cfg(target_arch = "x86_64")]
+mod field_x86_vpclmul;
 pub mod gcm;
