@@ -211,3 +211,69 @@ proptest! {
         }
     }
 }
+
+/// The chained-mode kernels (CBC and CFB encryption, OFB, CBC-MAC) of every backend equal
+/// the block-at-a-time definitions on `soft`.
+#[test]
+fn chained_kernels_equal_their_definition() {
+    use shyfr::block::InOutBuf;
+    for b in backends() {
+        for (bits, kl) in VARIANTS {
+            let key: Vec<u8> = (0..kl as u8).map(|i| i ^ 0x77).collect();
+            let k = Kalyna::with_backend(bits, &key, b).unwrap();
+            let soft = Kalyna::with_backend(bits, &key, Backend::Soft).unwrap();
+            let bl = bits / 8;
+            for blocks in [0usize, 1, 2, 5, 17] {
+                let data: Vec<u8> = (0..blocks * bl).map(|i| (i * 29 + 1) as u8).collect();
+                let iv: Vec<u8> = (0..bl).map(|i| (i * 3) as u8).collect();
+                // Definitions, one block at a time on soft.
+                let (mut cbc, mut cfb, mut ofb) = (data.clone(), data.clone(), data.clone());
+                let (mut v1, mut v2, mut v3, mut mac) =
+                    (iv.clone(), iv.clone(), iv.clone(), iv.clone());
+                for j in 0..blocks {
+                    let blk = j * bl..(j + 1) * bl;
+                    for (x, y) in v1.iter_mut().zip(&data[blk.clone()]) {
+                        *x ^= y;
+                    }
+                    soft.encrypt_blocks(&mut v1).unwrap();
+                    cbc[blk.clone()].copy_from_slice(&v1);
+                    soft.encrypt_blocks(&mut v2).unwrap();
+                    for (x, y) in v2.iter_mut().zip(&data[blk.clone()]) {
+                        *x ^= y;
+                    }
+                    cfb[blk.clone()].copy_from_slice(&v2);
+                    soft.encrypt_blocks(&mut v3).unwrap();
+                    for (x, y) in ofb[blk.clone()].iter_mut().zip(&v3) {
+                        *x ^= y;
+                    }
+                    for (x, y) in mac.iter_mut().zip(&data[blk.clone()]) {
+                        *x ^= y;
+                    }
+                    soft.encrypt_blocks(&mut mac).unwrap();
+                }
+                let mut got = data.clone();
+                let mut v = iv.clone();
+                k.cbc_encrypt_blocks(&mut v, InOutBuf::in_place(&mut got))
+                    .unwrap();
+                assert_eq!((got, &v), (cbc, &v1), "{b:?} {bits} cbc {blocks}");
+                let mut got = vec![0u8; data.len()];
+                let mut v = iv.clone();
+                k.cfb_encrypt_blocks(&mut v, InOutBuf::new(&data, &mut got).unwrap())
+                    .unwrap();
+                assert_eq!((got, &v), (cfb, &v2), "{b:?} {bits} cfb {blocks}");
+                let mut got = data.clone();
+                let mut v = iv.clone();
+                k.ofb_blocks(&mut v, InOutBuf::in_place(&mut got)).unwrap();
+                assert_eq!((got, &v), (ofb, &v3), "{b:?} {bits} ofb {blocks}");
+                let mut v = iv.clone();
+                k.cbc_mac_blocks(&mut v, &data).unwrap();
+                assert_eq!(v, mac, "{b:?} {bits} mac {blocks}");
+            }
+            // Wrong chaining-value length and partial blocks are errors.
+            let mut short = vec![0u8; bl - 1];
+            assert!(k.cbc_mac_blocks(&mut short, &[]).is_err());
+            let mut v = vec![0u8; bl];
+            assert!(k.cbc_mac_blocks(&mut v, &[0u8; 3]).is_err());
+        }
+    }
+}

@@ -90,6 +90,7 @@ impl Hash {
     }
 
     /// Absorbs whole blocks.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     fn blocks(&mut self, mut data: &[u8]) {
         let bl = 8 * self.words;
         #[cfg(target_arch = "x86_64")]

@@ -586,6 +586,105 @@ impl Kalyna {
     }
 }
 
+impl Kalyna {
+    /// One chained mode on whole blocks with a one-block chaining value.
+    fn chained(&self, mode: Chained, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        let bl = self.block_len();
+        crate::block::check_iv(iv.len(), bl)?;
+        check_whole_blocks(data.len(), bl)?;
+        #[cfg(target_arch = "x86_64")]
+        if let Inner::Avx512(k, t) = &self.inner {
+            use x86_avx512::Chain;
+            let m = match mode {
+                Chained::CbcEncrypt => Chain::CbcEncrypt,
+                Chained::CfbEncrypt => Chain::CfbEncrypt,
+                Chained::Ofb => Chain::Ofb,
+                Chained::Mac => Chain::Mac,
+            };
+            let mut data = data;
+            x86_avx512::chained(&self.keys, k, *t, m, iv, data.inout());
+            return Ok(());
+        }
+        // Portable: one block at a time through the backend's block call.
+        let mut data = data;
+        let mut x = [0u8; 64];
+        for off in (0..data.len()).step_by(bl) {
+            let p = &data.input()[off..off + bl];
+            match mode {
+                Chained::CbcEncrypt | Chained::Mac => {
+                    for (v, b) in iv.iter_mut().zip(p) {
+                        *v ^= b;
+                    }
+                    self.encrypt_inout(InOut::in_place(iv));
+                    if matches!(mode, Chained::CbcEncrypt) {
+                        data.write_at(off, iv);
+                    }
+                }
+                Chained::CfbEncrypt => {
+                    self.encrypt_inout(InOut::in_place(iv));
+                    for (v, b) in iv.iter_mut().zip(p) {
+                        *v ^= b;
+                    }
+                    data.write_at(off, iv);
+                }
+                Chained::Ofb => {
+                    self.encrypt_inout(InOut::in_place(iv));
+                    for ((o, v), b) in x.iter_mut().zip(iv.iter()).zip(p) {
+                        *o = v ^ b;
+                    }
+                    data.write_at(off, &x[..bl]);
+                }
+            }
+        }
+        crate::wipe::wipe(&mut x);
+        Ok(())
+    }
+
+    /// CBC encryption of whole blocks; `iv` (one block) becomes the last ciphertext block.
+    /// One block at a time with the tables in registers on `x86_avx512`.
+    pub fn cbc_encrypt_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        self.chained(Chained::CbcEncrypt, iv, data)
+    }
+
+    /// Full-block CFB encryption of whole blocks; `iv` becomes the last ciphertext block.
+    pub fn cfb_encrypt_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        self.chained(Chained::CfbEncrypt, iv, data)
+    }
+
+    /// OFB on whole blocks: `iv` is replaced by `E(iv)` once per block and XORed in.
+    pub fn ofb_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        self.chained(Chained::Ofb, iv, data)
+    }
+
+    /// CBC-MAC absorption: `state = E(state ^ block)` for every whole block of `data`.
+    pub fn cbc_mac_blocks(&self, state: &mut [u8], data: &[u8]) -> Result<(), Error> {
+        let bl = self.block_len();
+        crate::block::check_iv(state.len(), bl)?;
+        check_whole_blocks(data.len(), bl)?;
+        #[cfg(target_arch = "x86_64")]
+        if let Inner::Avx512(k, t) = &self.inner {
+            x86_avx512::mac(&self.keys, k, *t, state, data);
+            return Ok(());
+        }
+        let mut copy = [0u8; 64];
+        for blk in data.chunks_exact(bl) {
+            copy[..bl].copy_from_slice(blk);
+            self.chained(Chained::Mac, state, InOutBuf::in_place(&mut copy[..bl]))?;
+        }
+        crate::wipe::wipe(&mut copy);
+        Ok(())
+    }
+}
+
+/// The chained modes with fused kernels.
+#[derive(Clone, Copy)]
+enum Chained {
+    CbcEncrypt,
+    CfbEncrypt,
+    Ofb,
+    Mac,
+}
+
 /// `x += n` for a little-endian integer of 64-bit words, carrying through every word.
 fn le_add_words(x: &mut [u64], n: u64) {
     let mut carry = n;

@@ -668,6 +668,143 @@ unsafe fn natural<const NB: usize, const DEC: bool, const R: usize>(
     }
 }
 
+/// The chained (one block at a time) modes with a kernel here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Chain {
+    /// CBC encryption: `c = E(p ^ c_prev)`.
+    CbcEncrypt,
+    /// Full-block CFB encryption: `c = E(c_prev) ^ p`.
+    CfbEncrypt,
+    /// OFB: `o = E(o_prev)`, `c = p ^ o`.
+    Ofb,
+    /// CBC-MAC: `s = E(s ^ p)`, nothing written.
+    Mac,
+}
+
+/// A chained mode over `n` blocks with the chaining value `iv` (one block), the tables and
+/// indices loaded once and the block kept in a register (the natural layout); `iv` is
+/// updated to the last chaining value.
+///
+/// # Safety
+/// `src` is readable for `n` blocks; `dst` writable for `n` blocks unless `mode` is
+/// [`Chain::Mac`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+unsafe fn chain<const NB: usize>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    mode: Chain,
+    iv: &mut [u8],
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    let nr = rk.nr;
+    let bl = 8 * NB;
+    let mask = word_mask(0, NB);
+    let key = |t: usize| {
+        // SAFETY: `keys.nat[t]` is 64 readable bytes.
+        unsafe { _mm512_loadu_si512(keys.nat[t].as_ptr().cast()) }
+    };
+    let sr = {
+        let v = NB.trailing_zeros() as usize - 1;
+        // SAFETY: 64 readable bytes of a static table.
+        unsafe { _mm512_loadu_si512(SHIFT_IDX[v][0].as_ptr().cast()) }
+    };
+    let t: [[__m512i; 4]; 4] = core::array::from_fn(table);
+    let ri = rot_idx();
+    let keys_r: [__m512i; MAX_ROUNDS + 1] = core::array::from_fn(|r| {
+        if r <= nr {
+            key(r)
+        } else {
+            _mm512_setzero_si512()
+        }
+    });
+    let encrypt = |mut x: __m512i| {
+        x = _mm512_add_epi64(x, keys_r[0]);
+        for round in 1..=nr {
+            let k = if round < nr {
+                keys_r[round]
+            } else {
+                _mm512_setzero_si512()
+            };
+            let y = nat_sbox(x, &t);
+            let y = if NB == 2 {
+                _mm512_shuffle_epi8(y, sr)
+            } else {
+                _mm512_permutexvar_epi8(sr, y)
+            };
+            x = nat_mix(y, k, &ri);
+        }
+        _mm512_add_epi64(x, keys_r[nr])
+    };
+    // SAFETY: `iv` is one block (the caller checked), read and written under the mask.
+    let mut v = unsafe { _mm512_maskz_loadu_epi64(mask, iv.as_ptr().cast::<i64>()) };
+    for j in 0..n {
+        // SAFETY: block j is inside the caller's regions; the mask keeps the accesses to
+        // one block.
+        unsafe {
+            let p = _mm512_maskz_loadu_epi64(mask, src.add(j * bl).cast::<i64>());
+            match mode {
+                Chain::CbcEncrypt => {
+                    v = encrypt(_mm512_xor_si512(v, p));
+                    _mm512_mask_storeu_epi64(dst.add(j * bl).cast::<i64>(), mask, v);
+                }
+                Chain::CfbEncrypt => {
+                    v = _mm512_xor_si512(encrypt(v), p);
+                    _mm512_mask_storeu_epi64(dst.add(j * bl).cast::<i64>(), mask, v);
+                }
+                Chain::Ofb => {
+                    v = encrypt(v);
+                    let c = _mm512_xor_si512(v, p);
+                    _mm512_mask_storeu_epi64(dst.add(j * bl).cast::<i64>(), mask, c);
+                }
+                Chain::Mac => v = encrypt(_mm512_xor_si512(v, p)),
+            }
+        }
+    }
+    // SAFETY: as for the load.
+    unsafe { _mm512_mask_storeu_epi64(iv.as_mut_ptr().cast::<i64>(), mask, v) };
+}
+
+/// [`chain`] for the key's block length: `iv` one block, `io` whole blocks (checked by
+/// the caller). For [`Chain::Mac`] nothing is written.
+pub(super) fn chained(
+    rk: &RoundKeys,
+    keys: &Keys,
+    t: Avx512VbmiGfni,
+    mode: Chain,
+    iv: &mut [u8],
+    mut io: InOut<'_>,
+) {
+    let _ = t;
+    let n = io.len() / (8 * rk.nb);
+    let (src, dst) = (io.src_ptr(), io.dst_ptr());
+    // SAFETY: the token proves AVX-512 F/BW/VL, VBMI and GFNI; `io` holds n blocks.
+    unsafe {
+        match rk.nb {
+            2 => chain::<2>(rk, keys, mode, iv, src, dst, n),
+            4 => chain::<4>(rk, keys, mode, iv, src, dst, n),
+            _ => chain::<8>(rk, keys, mode, iv, src, dst, n),
+        }
+    }
+}
+
+/// CBC-MAC absorption of the whole blocks of `data` into `state` (one block).
+pub(super) fn mac(rk: &RoundKeys, keys: &Keys, t: Avx512VbmiGfni, state: &mut [u8], data: &[u8]) {
+    let _ = t;
+    let n = data.len() / (8 * rk.nb);
+    let src = data.as_ptr();
+    // SAFETY: the token proves the features; `data` holds n blocks; in MAC mode the kernel
+    // never writes through `dst`.
+    unsafe {
+        match rk.nb {
+            2 => chain::<2>(rk, keys, Chain::Mac, state, src, src.cast_mut(), n),
+            4 => chain::<4>(rk, keys, Chain::Mac, state, src, src.cast_mut(), n),
+            _ => chain::<8>(rk, keys, Chain::Mac, state, src, src.cast_mut(), n),
+        }
+    }
+}
+
 /// Blocks up to which a call runs in the natural layout (groups of four registers) rather
 /// than as a padded 64-block batch: measured crossovers on Zen 4.
 const fn natural_max(nb: usize) -> usize {

@@ -74,9 +74,9 @@ impl<C: Dstu7624Cipher> Cfb<C> {
             if whole > 0 {
                 let iv = &mut self.reg[..b];
                 if dec {
-                    self.cipher.cfb_decrypt_blocks(iv, mid.reborrow())?;
+                    cfb_decrypt(&self.cipher, iv, mid.reborrow())?;
                 } else {
-                    self.cipher.cfb_encrypt_blocks(iv, mid.reborrow())?;
+                    self.cipher.cfb_blocks(iv, mid.reborrow())?;
                 }
             }
             if !tail.is_empty() {
@@ -142,6 +142,30 @@ impl<C: Dstu7624Cipher> Cfb<C> {
     pub fn decrypt_to(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
         self.run(InOutBuf::new(input, output)?, true)
     }
+}
+
+/// Full-block CFB decryption, whole blocks: the keystream of every block is the encryption
+/// of the ciphertext before it, so batches of blocks go through the cipher at once.
+fn cfb_decrypt<C: Dstu7624Cipher>(
+    c: &C,
+    iv: &mut [u8],
+    mut data: InOutBuf<'_>,
+) -> Result<(), Error> {
+    let b = C::BLOCK_LEN;
+    let mut ks = [0u8; 4096];
+    let chunk = 4096 / b * b;
+    let mut off = 0;
+    while off < data.len() {
+        let n = chunk.min(data.len() - off);
+        ks[..b].copy_from_slice(iv);
+        ks[b..n].copy_from_slice(&data.input()[off..off + n - b]);
+        iv.copy_from_slice(&data.input()[off + n - b..off + n]);
+        c.encrypt_blocks(&mut ks[..n])?;
+        data.xor_at(off, &ks[..n]);
+        off += n;
+    }
+    crate::wipe::wipe(&mut ks);
+    Ok(())
 }
 
 impl<C: Dstu7624Cipher> Drop for Cfb<C> {

@@ -42,11 +42,43 @@ pub trait Dstu7624Cipher: BlockCipher {
     fn gamma_blocks(&self, counter: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
         gamma_blocks_generic(self, counter, data)
     }
+
+    /// CBC-MAC absorption (the chain of CMAC and CCM): `state = E(state ^ block)` for every
+    /// whole block of `data`; `state` is one block.
+    fn mac_blocks(&self, state: &mut [u8], data: &[u8]) -> Result<(), Error> {
+        crate::block::check_iv(state.len(), Self::BLOCK_LEN)?;
+        crate::block::check_whole_blocks(data.len(), Self::BLOCK_LEN)?;
+        for blk in data.chunks_exact(Self::BLOCK_LEN) {
+            crate::block::xor_in(state, blk);
+            self.encrypt_blocks(state)?;
+        }
+        Ok(())
+    }
+
+    /// Full-block CFB encryption of whole blocks (CFB with `q = b`): `iv` becomes the last
+    /// ciphertext block.
+    fn cfb_blocks(&self, iv: &mut [u8], mut data: InOutBuf<'_>) -> Result<(), Error> {
+        let b = Self::BLOCK_LEN;
+        crate::block::check_iv(iv.len(), b)?;
+        crate::block::check_whole_blocks(data.len(), b)?;
+        for off in (0..data.len()).step_by(b) {
+            self.encrypt_blocks(iv)?;
+            crate::block::xor_in(iv, &data.input()[off..off + b]);
+            data.write_at(off, iv);
+        }
+        Ok(())
+    }
 }
 
 impl<T: Dstu7624Cipher> Dstu7624Cipher for &T {
     fn gamma_blocks(&self, counter: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
         (**self).gamma_blocks(counter, data)
+    }
+    fn mac_blocks(&self, state: &mut [u8], data: &[u8]) -> Result<(), Error> {
+        (**self).mac_blocks(state, data)
+    }
+    fn cfb_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+        (**self).cfb_blocks(iv, data)
     }
 }
 
@@ -211,6 +243,12 @@ macro_rules! kalyna_impl {
         impl Dstu7624Cipher for crate::kalyna::$t {
             fn gamma_blocks(&self, counter: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
                 self.as_kalyna().gamma_blocks(counter, data)
+            }
+            fn mac_blocks(&self, state: &mut [u8], data: &[u8]) -> Result<(), Error> {
+                self.as_kalyna().cbc_mac_blocks(state, data)
+            }
+            fn cfb_blocks(&self, iv: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
+                self.as_kalyna().cfb_encrypt_blocks(iv, data)
             }
         }
     )*};

@@ -23,25 +23,27 @@ use crate::mode::{load_iv, Buf};
 use crate::Error;
 
 /// `t * x` in GF(2^b) for `b` = 8 `t.len()` (16, 32 or 64 bytes), little-endian, with the
-/// standard's reduction polynomial; branch-free.
+/// standard's reduction polynomial; branch-free, on 64-bit words.
 pub(crate) fn mul_x(t: &mut [u8]) {
-    let n = t.len();
-    let top = t[n - 1] >> 7;
-    let mut carry = 0u8;
-    for b in t.iter_mut() {
-        let c = *b >> 7;
-        *b = (*b << 1) | carry;
-        carry = c;
+    let n = t.len() / 8;
+    let mut w = [0u64; 8];
+    for (x, c) in w.iter_mut().zip(t.chunks_exact(8)) {
+        *x = u64::from_le_bytes(c.try_into().expect("8 bytes"));
     }
-    let mask = top.wrapping_neg();
-    // The low terms of the polynomial, as little-endian bytes.
-    let low: [u8; 2] = match n {
-        16 => [0x87, 0x00],
-        32 => [0x25, 0x04],
-        _ => [0x25, 0x01],
+    let top = w[n - 1] >> 63;
+    for i in (1..n).rev() {
+        w[i] = (w[i] << 1) | (w[i - 1] >> 63);
+    }
+    // The low terms of the polynomial: x^7+x^2+x+1, x^10+x^5+x^2+1, x^8+x^5+x^2+1.
+    let low: u64 = match n {
+        2 => 0x87,
+        4 => 0x425,
+        _ => 0x125,
     };
-    t[0] ^= low[0] & mask;
-    t[1] ^= low[1] & mask;
+    w[0] = (w[0] << 1) ^ (low & top.wrapping_neg());
+    for (c, x) in t.chunks_exact_mut(8).zip(&w) {
+        c.copy_from_slice(&x.to_le_bytes());
+    }
 }
 
 /// Blocks of tweaks prepared per cipher call.
