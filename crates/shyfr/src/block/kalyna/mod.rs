@@ -19,16 +19,38 @@
 //!
 //! The backend is chosen once, when the key is set up, in priority order:
 //!
-//! | backend | needs | layout |
-//! |---------|-------|--------|
-//! | `x86_avx512` | AVX-512 F/VL/BW + VBMI + GFNI | byte-sliced: one zmm per byte position of 64 blocks |
-//! | `x86_avx2` | AVX2 (GFNI used when present) | byte-sliced: one ymm per byte position of 32 blocks |
-//! | `aarch64_neon` | NEON | byte-sliced: one q register per byte position of 16 blocks |
-//! | `soft` | nothing (portable, bitsliced) | bit planes of 64 or 128 columns |
+//! | backend | needs | bulk layout | few blocks |
+//! |---------|-------|-------------|------------|
+//! | `x86_avx512` | AVX-512 F/VL/BW + VBMI + GFNI | byte-sliced: one zmm per byte position of 64 blocks | natural layout (blocks as in memory, up to 24-32 blocks), and a chained kernel for CBC/CFB encryption, OFB, CBC-MAC |
+//! | `x86_avx2` | AVX2 (GFNI used when present) | byte-sliced: one ymm per byte position of 32 blocks | a padded batch |
+//! | `aarch64_neon` | NEON | byte-sliced: one q register per byte position of 16 blocks | a padded batch |
+//! | `soft` | nothing (portable, bitsliced) | bit planes of 64 columns (32, 16 or 8 blocks) | a padded batch |
 //!
 //! Every backend is constant time: S-boxes are register permutes (`vpermi2b`, `pshufb`,
 //! `TBL`) of tables held in registers, or Boolean circuits (`soft`); nothing indexes memory
-//! or branches on secret data. The key schedule runs on the `soft` round function.
+//! or branches on secret data. The key schedule runs on the `soft` round function (a few
+//! microseconds per key).
+//!
+//! Besides ECB, a key offers the kernels of the modes as inherent methods:
+//! [`Kalyna::gamma_blocks`] (the DSTU 7624 counter mode, fused with counters built in
+//! registers on `x86_avx512`), [`Kalyna::cbc_encrypt_blocks`],
+//! [`Kalyna::cfb_encrypt_blocks`], [`Kalyna::ofb_blocks`] and [`Kalyna::cbc_mac_blocks`].
+//! The DSTU 7624 modes reach them through [`crate::mode::dstu7624::Dstu7624Cipher`].
+//!
+//! Measured on Zen 4 (AMD EPYC, family 25 model 17; 16 KiB, one thread, core cycles per
+//! byte at 3.7 GHz from TSC ticks at 2.6 GHz; a shared, loaded machine):
+//!
+//! | variant | `x86_avx512` ECB / CTR / decrypt | `x86_avx2` ECB | `soft` ECB | Crypto++ 8.7 ECB |
+//! |---------|------|------|------|------|
+//! | 128/128 | 1.60 / 1.68 / 2.11 | 6.8 | 60 | 13.2 |
+//! | 128/256 | 2.10 / 2.19 / 2.83 | 9.2 | 82 | 21.3 |
+//! | 256/256 | 2.68 / 2.72 / 3.47 | 9.6 | 82 | 15.3 |
+//! | 256/512 | 3.31 / 3.35 / 4.32 | 12.1 | 105 | 19.2 |
+//! | 512/512 | 3.48 / 3.47 / 4.58 | 12.0 | 105 | 17.6 |
+//!
+//! One block at a time (CBC encryption, CMAC) is bound by the latency of the natural-layout
+//! round on `x86_avx512`: about 31 cycles per byte for 128-bit blocks, 14.5 for 512-bit
+//! ones (Crypto++: 14 and 18). The other backends run a padded batch per block there.
 //!
 //! ```
 //! use shyfr::kalyna::{Kalyna, Kalyna256_512};
