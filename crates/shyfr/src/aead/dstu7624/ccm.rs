@@ -25,6 +25,7 @@
 //! ccm.open_in_place(&iv, b"hdr", &mut buf, tag.as_bytes()).unwrap();
 //! assert_eq!(&buf, b"attack at dawn");
 //! ```
+#![forbid(unsafe_code)]
 
 use crate::block::{InOutBuf, MAX_BLOCK_LEN};
 use crate::mode::dstu7624::ctr::Ctr;

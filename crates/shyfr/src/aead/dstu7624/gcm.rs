@@ -16,6 +16,7 @@
 //! let mac = Gmac::new(Kalyna256_256::new(&[1; 32]), 16).unwrap().mac(b"message");
 //! assert_eq!(mac.as_bytes().len(), 16);
 //! ```
+#![forbid(unsafe_code)]
 
 use super::field;
 use crate::block::{InOutBuf, MAX_BLOCK_LEN};

@@ -21,6 +21,7 @@
 //! The source of every rule is the Annex B examples of DSTU 7624:2014 (as carried by UAPKI,
 //! BouncyCastle, Crypto++ and the designers' code; `testdata/kalyna/`), all of which these
 //! modes reproduce.
+#![forbid(unsafe_code)]
 
 pub mod cfb;
 pub mod cmac;
