@@ -66,6 +66,7 @@ mod wipe;
 
 pub use block::aes;
 pub use block::aes::{Aes, Aes128, Aes192, Aes256};
+pub use block::kalyna;
 pub use block::BlockCipher;
 pub use block::{des, gost28147};
 pub use error::Error;

@@ -40,6 +40,7 @@
 
 pub mod aes_gcm;
 pub mod ccm;
+pub mod dstu7624;
 pub mod gcm;
 pub mod ghash;
 

@@ -9,6 +9,7 @@
 pub mod aes;
 pub mod des;
 pub mod gost28147;
+pub mod kalyna;
 
 use crate::Error;
 

@@ -134,6 +134,14 @@ token!(
     Avx512Vbmi: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Avx512vbmi]
 );
 token!(
+    /// AVX-512 F + VL + BW with VBMI (`vpermb`, `vpermi2b`) and GFNI (`gf2p8affineqb`).
+    Avx512VbmiGfni: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Avx512vbmi, Gfni]
+);
+token!(
+    /// GFNI (`gf2p8affineqb`) on 128/256-bit registers, with AVX2.
+    Avx2Gfni: [Avx, Avx2, Gfni]
+);
+token!(
     /// BMI1 and BMI2 (`andn`, `rorx`, on general-purpose registers).
     Bmi: [Bmi1, Bmi2]
 );

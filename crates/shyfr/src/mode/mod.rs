@@ -29,6 +29,7 @@ pub mod cbc;
 pub mod cfb;
 pub mod cmac;
 pub mod ctr;
+pub mod dstu7624;
 pub mod ecb;
 pub(crate) mod generic;
 pub mod gost28147;

@@ -1,0 +1,532 @@
+//! Portable, constant-time Kalyna: bitsliced.
+//!
+//! A batch is 64 columns (64-bit words) of state per 64-bit lane word: column `c` of block
+//! `j` of the batch is lane `c * B + j`, with `B = 64 / Nb` blocks per word (32, 16 or 8
+//! for 128-, 256- and 512-bit blocks). Transposing the 64 columns as a 64x64 bit matrix
+//! gives the 64 bit planes `plane[8 * row + bit]`, so that:
+//!
+//! * SubBytes is one Boolean circuit per row (row `r` uses pi_{r mod 4}), evaluated on 64
+//!   lanes at once (`soft_circuits.rs`: about 520 gates per S-box, no table);
+//! * ShiftRows rotates the planes of row `r` by `shift(r) * B` lanes, since it moves whole
+//!   columns of a block;
+//! * MixColumns is an XOR network over the 64 planes (lanes never mix);
+//! * the XOR round keys are lane masks computed once per key (`Keys`);
+//! * the first and last round keys, added modulo 2^64 per column, are added before the
+//!   transposition and after the transposition back, on plain words.
+//!
+//! Nothing here branches on or indexes memory by secret data. The code is generic over the
+//! lane type ([`Lane`]); a lane type of several words gives every word its own 64 lanes and
+//! the same key masks. Bulk data uses `u64` lanes: the S-box circuits are bound by the
+//! instruction count (two-operand XORs and spills on 16 general registers), and the
+//! compiler does not turn arrays of words into SIMD code, so wider lanes only spill more.
+//! A batch is therefore 512 bytes, and one block costs a whole batch (the serial modes on
+//! this backend pay that).
+#![forbid(unsafe_code)]
+
+use core::ops::{BitAnd, BitXor, Not};
+
+use zeroize::Zeroize;
+
+use super::soft_circuits as sc;
+use super::{RoundKeys, MAX_ROUNDS};
+use crate::inout::InOut;
+
+/// A set of bitsliced lanes: 64 per word, `WORDS` words.
+pub(super) trait Lane:
+    Copy + BitAnd<Output = Self> + BitXor<Output = Self> + Not<Output = Self> + zeroize::DefaultIsZeroes
+{
+    /// Words of 64 lanes.
+    const WORDS: usize;
+    /// `!self & other`.
+    fn andn(self, other: Self) -> Self;
+    /// Every word rotated left by `n` bits (lane `i` moves to lane `i + n` of its word).
+    fn rotl(self, n: u32) -> Self;
+    /// The same word in every position.
+    fn splat(w: u64) -> Self;
+    /// Word `i`.
+    fn word(&self, i: usize) -> u64;
+    /// Sets word `i`.
+    fn set_word(&mut self, i: usize, w: u64);
+}
+
+impl Lane for u64 {
+    const WORDS: usize = 1;
+    #[inline(always)]
+    fn andn(self, other: Self) -> Self {
+        !self & other
+    }
+    #[inline(always)]
+    fn rotl(self, n: u32) -> Self {
+        self.rotate_left(n)
+    }
+    #[inline(always)]
+    fn splat(w: u64) -> Self {
+        w
+    }
+    #[inline(always)]
+    fn word(&self, _: usize) -> u64 {
+        *self
+    }
+    #[inline(always)]
+    fn set_word(&mut self, _: usize, w: u64) {
+        *self = w;
+    }
+}
+
+/// `K` words of lanes (the tests evaluate the circuits on all 256 inputs at once with it;
+/// the compiler does not turn it into SIMD code, so the bulk path uses `u64`).
+#[cfg(test)]
+#[derive(Clone, Copy)]
+pub(super) struct Wide<const K: usize>([u64; K]);
+
+#[cfg(test)]
+impl<const K: usize> Default for Wide<K> {
+    fn default() -> Self {
+        Wide([0; K])
+    }
+}
+
+#[cfg(test)]
+impl<const K: usize> zeroize::DefaultIsZeroes for Wide<K> {}
+
+#[cfg(test)]
+impl<const K: usize> BitAnd for Wide<K> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
+        Wide(core::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+}
+#[cfg(test)]
+impl<const K: usize> BitXor for Wide<K> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitxor(self, o: Self) -> Self {
+        Wide(core::array::from_fn(|i| self.0[i] ^ o.0[i]))
+    }
+}
+#[cfg(test)]
+impl<const K: usize> Not for Wide<K> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        Wide(core::array::from_fn(|i| !self.0[i]))
+    }
+}
+#[cfg(test)]
+impl<const K: usize> Lane for Wide<K> {
+    const WORDS: usize = K;
+    #[inline(always)]
+    fn andn(self, o: Self) -> Self {
+        Wide(core::array::from_fn(|i| !self.0[i] & o.0[i]))
+    }
+    #[inline(always)]
+    fn rotl(self, n: u32) -> Self {
+        Wide(core::array::from_fn(|i| self.0[i].rotate_left(n)))
+    }
+    #[inline(always)]
+    fn splat(w: u64) -> Self {
+        Wide([w; K])
+    }
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        self.0[i]
+    }
+    #[inline(always)]
+    fn set_word(&mut self, i: usize, w: u64) {
+        self.0[i] = w;
+    }
+}
+
+/// The XOR round keys 1..nr-1 as lane masks: `masks[t][8 * row + bit]` has the lanes of
+/// column `c` set where bit `bit` of byte `row` of column `c` of round key `t` is one.
+#[derive(Clone)]
+pub(super) struct Keys {
+    masks: [[u64; 64]; MAX_ROUNDS + 1],
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        self.masks.as_flattened_mut().zeroize();
+    }
+}
+
+impl Keys {
+    pub(super) fn new(rk: &RoundKeys) -> Keys {
+        let nb = rk.nb;
+        let b = 64 / nb;
+        let mut masks = [[0u64; 64]; MAX_ROUNDS + 1];
+        for (t, m) in masks.iter_mut().enumerate().take(rk.nr) {
+            for (p, plane) in m.iter_mut().enumerate() {
+                let mut w = 0u64;
+                for c in 0..nb {
+                    let bit = (rk.rk[t][c] >> p) & 1;
+                    let col = if b == 64 {
+                        !0
+                    } else {
+                        ((1u64 << b) - 1) << (c * b)
+                    };
+                    w |= bit.wrapping_neg() & col;
+                }
+                *plane = w;
+            }
+        }
+        Keys { masks }
+    }
+}
+
+/// `out[p]` bit `i` = `a[i]` bit `p`: the 64x64 bit-matrix transpose (its own inverse),
+/// by swapping ever smaller off-diagonal blocks.
+#[inline]
+pub(super) fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32usize;
+    let mut m: u64 = 0x0000_0000_ffff_ffff;
+    while j != 0 {
+        let mut k = 0usize;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+/// Row `r`'s ShiftRows offset in columns for `nb` columns: `floor(r * nb / 8)`.
+#[inline(always)]
+pub(super) const fn shift(r: usize, nb: usize) -> usize {
+    r * nb / 8
+}
+
+type State<L> = [[L; 8]; 8];
+
+#[inline(always)]
+fn sub_bytes<L: Lane>(s: &mut State<L>) {
+    s[0] = sc::sbox0(s[0]);
+    s[1] = sc::sbox1(s[1]);
+    s[2] = sc::sbox2(s[2]);
+    s[3] = sc::sbox3(s[3]);
+    s[4] = sc::sbox0(s[4]);
+    s[5] = sc::sbox1(s[5]);
+    s[6] = sc::sbox2(s[6]);
+    s[7] = sc::sbox3(s[7]);
+}
+
+#[inline(always)]
+fn inv_sub_bytes<L: Lane>(s: &mut State<L>) {
+    s[0] = sc::sbox0_inv(s[0]);
+    s[1] = sc::sbox1_inv(s[1]);
+    s[2] = sc::sbox2_inv(s[2]);
+    s[3] = sc::sbox3_inv(s[3]);
+    s[4] = sc::sbox0_inv(s[4]);
+    s[5] = sc::sbox1_inv(s[5]);
+    s[6] = sc::sbox2_inv(s[6]);
+    s[7] = sc::sbox3_inv(s[7]);
+}
+
+/// ShiftRows (`inv` false) or its inverse: rotate row `r`'s planes by `shift(r) * B` lanes.
+#[inline(always)]
+fn shift_rows<L: Lane>(s: &mut State<L>, nb: usize, inv: bool) {
+    let b = 64 / nb;
+    for (r, row) in s.iter_mut().enumerate() {
+        let n = (shift(r, nb) * b) as u32;
+        if n == 0 {
+            continue;
+        }
+        let n = if inv { 64 - n } else { n };
+        for p in row.iter_mut() {
+            *p = p.rotl(n);
+        }
+    }
+}
+
+#[inline(always)]
+fn add_key<L: Lane>(s: &mut State<L>, m: &[u64; 64]) {
+    for (p, k) in s.as_flattened_mut().iter_mut().zip(m) {
+        *p = *p ^ L::splat(*k);
+    }
+}
+
+/// One encryption round without its key: SubBytes, ShiftRows, MixColumns.
+#[inline(always)]
+fn round<L: Lane>(s: &mut State<L>, nb: usize) {
+    sub_bytes(s);
+    shift_rows(s, nb, false);
+    *s = sc::mds(s);
+}
+
+/// One decryption round without its key: InvMixColumns, InvShiftRows, InvSubBytes.
+#[inline(always)]
+fn inv_round<L: Lane>(s: &mut State<L>, nb: usize) {
+    *s = sc::mds_inv(s);
+    shift_rows(s, nb, true);
+    inv_sub_bytes(s);
+}
+
+/// Bit planes from column words: `cols[w][i]` is lane `i` of word `w`.
+#[inline(always)]
+fn to_planes<L: Lane>(cols: &mut [[u64; 64]], s: &mut State<L>) {
+    for (w, c) in cols.iter_mut().enumerate() {
+        transpose64(c);
+        for (p, plane) in s.as_flattened_mut().iter_mut().enumerate() {
+            plane.set_word(w, c[p]);
+        }
+    }
+}
+
+/// Column words from bit planes (the inverse of [`to_planes`]).
+#[inline(always)]
+fn from_planes<L: Lane>(s: &State<L>, cols: &mut [[u64; 64]]) {
+    for (w, c) in cols.iter_mut().enumerate() {
+        for (p, plane) in s.as_flattened().iter().enumerate() {
+            c[p] = plane.word(w);
+        }
+        transpose64(c);
+    }
+}
+
+/// The full cipher on the columns of up to `L::WORDS * 64 / nb` blocks.
+#[inline(always)]
+fn crypt_cols<L: Lane, const DEC: bool>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    cols: &mut [[u64; 64]],
+    s: &mut State<L>,
+) {
+    let (nb, nr) = (rk.nb, rk.nr);
+    let lb = (64 / nb).trailing_zeros();
+    let first = if DEC { nr } else { 0 };
+    for c in cols.iter_mut() {
+        for (i, w) in c.iter_mut().enumerate() {
+            let k = rk.rk[first][i >> lb];
+            *w = if DEC {
+                w.wrapping_sub(k)
+            } else {
+                w.wrapping_add(k)
+            };
+        }
+    }
+    to_planes(cols, s);
+    if DEC {
+        for t in (1..nr).rev() {
+            inv_round(s, nb);
+            add_key(s, &keys.masks[t]);
+        }
+        inv_round(s, nb);
+    } else {
+        for t in 1..nr {
+            round(s, nb);
+            add_key(s, &keys.masks[t]);
+        }
+        round(s, nb);
+    }
+    from_planes(s, cols);
+    let last = if DEC { 0 } else { nr };
+    for c in cols.iter_mut() {
+        for (i, w) in c.iter_mut().enumerate() {
+            let k = rk.rk[last][i >> lb];
+            *w = if DEC {
+                w.wrapping_sub(k)
+            } else {
+                w.wrapping_add(k)
+            };
+        }
+    }
+}
+
+/// Encrypts (`DEC` false) or decrypts every whole block of `io` in batches of
+/// `L::WORDS * 64 / nb` blocks.
+fn crypt<L: Lane, const DEC: bool>(rk: &RoundKeys, keys: &Keys, mut io: InOut<'_>) {
+    let nb = rk.nb;
+    let bl = 8 * nb;
+    let b = 64 / nb;
+    let lb = b.trailing_zeros();
+    let per = L::WORDS * b;
+    let blocks = io.len() / bl;
+    let mut cols = [[0u64; 64]; 4];
+    let cols = &mut cols[..L::WORDS];
+    let mut s: State<L> = [[L::splat(0); 8]; 8];
+    let mut j0 = 0;
+    while j0 < blocks {
+        let n = per.min(blocks - j0);
+        for (w, c) in cols.iter_mut().enumerate() {
+            for (i, x) in c.iter_mut().enumerate() {
+                let (col, j) = (i >> lb, w * b + (i & (b - 1)));
+                *x = if j < n {
+                    u64::from_le_bytes(io.read::<8>((j0 + j) * bl + 8 * col))
+                } else {
+                    0
+                };
+            }
+        }
+        crypt_cols::<L, DEC>(rk, keys, cols, &mut s);
+        for (w, c) in cols.iter().enumerate() {
+            for (i, x) in c.iter().enumerate() {
+                let (col, j) = (i >> lb, w * b + (i & (b - 1)));
+                if j < n {
+                    io.write::<8>((j0 + j) * bl + 8 * col, &x.to_le_bytes());
+                }
+            }
+        }
+        j0 += n;
+    }
+    cols.as_flattened_mut().zeroize();
+    s.as_flattened_mut().zeroize();
+}
+
+/// Encrypts every whole block of `io`.
+pub(super) fn encrypt(rk: &RoundKeys, keys: &Keys, io: InOut<'_>) {
+    crypt::<u64, false>(rk, keys, io)
+}
+
+/// Decrypts every whole block of `io`.
+pub(super) fn decrypt(rk: &RoundKeys, keys: &Keys, io: InOut<'_>) {
+    crypt::<u64, true>(rk, keys, io)
+}
+
+/// One keyless encryption round (SubBytes, ShiftRows, MixColumns) on every block of
+/// `state`, given as `nb` little-endian column words per block: the key schedule's step.
+pub(super) fn round_words(nb: usize, state: &mut [u64]) {
+    let b = 64 / nb;
+    let lb = b.trailing_zeros();
+    let mut s: State<u64> = [[0; 8]; 8];
+    for chunk in state.chunks_mut(64) {
+        let mut cols = [[0u64; 64]; 1];
+        let n = chunk.len() / nb;
+        for (i, x) in cols[0].iter_mut().enumerate() {
+            let (col, j) = (i >> lb, i & (b - 1));
+            if j < n {
+                *x = chunk[j * nb + col];
+            }
+        }
+        to_planes(&mut cols, &mut s);
+        round(&mut s, nb);
+        from_planes(&s, &mut cols);
+        for (i, x) in cols[0].iter().enumerate() {
+            let (col, j) = (i >> lb, i & (b - 1));
+            if j < n {
+                chunk[j * nb + col] = *x;
+            }
+        }
+        cols[0].zeroize();
+    }
+    s.as_flattened_mut().zeroize();
+}
+
+#[cfg(test)]
+#[allow(clippy::needless_range_loop)]
+mod tests {
+    use super::super::tables::{MDS, MDS_INV, POLY, SBOX, SBOX_INV};
+    use super::*;
+
+    /// Bit planes of all 256 inputs (four words of 64 lanes): lane `x` holds the byte `x`.
+    fn all_inputs() -> [[u64; 4]; 8] {
+        let mut p = [[0u64; 4]; 8];
+        for x in 0..256usize {
+            for (b, plane) in p.iter_mut().enumerate() {
+                plane[x / 64] |= (((x >> b) & 1) as u64) << (x % 64);
+            }
+        }
+        p
+    }
+
+    fn check_sbox(f: fn([Wide<4>; 8]) -> [Wide<4>; 8], table: &[u8; 256]) {
+        let p = all_inputs();
+        let out = f(core::array::from_fn(|b| Wide(p[b])));
+        for x in 0..256usize {
+            let mut y = 0u8;
+            for (b, o) in out.iter().enumerate() {
+                y |= (((o.0[x / 64] >> (x % 64)) & 1) as u8) << b;
+            }
+            assert_eq!(y, table[x], "input {x:#04x}");
+        }
+    }
+
+    #[test]
+    fn sbox_circuits_are_exhaustively_right() {
+        check_sbox(sc::sbox0, &SBOX[0]);
+        check_sbox(sc::sbox1, &SBOX[1]);
+        check_sbox(sc::sbox2, &SBOX[2]);
+        check_sbox(sc::sbox3, &SBOX[3]);
+        check_sbox(sc::sbox0_inv, &SBOX_INV[0]);
+        check_sbox(sc::sbox1_inv, &SBOX_INV[1]);
+        check_sbox(sc::sbox2_inv, &SBOX_INV[2]);
+        check_sbox(sc::sbox3_inv, &SBOX_INV[3]);
+        for i in 0..4 {
+            for x in 0..256 {
+                assert_eq!(SBOX_INV[i][SBOX[i][x] as usize] as usize, x);
+            }
+        }
+    }
+
+    fn gmul(mut a: u8, mut b: u8) -> u8 {
+        let mut r = 0;
+        while b != 0 {
+            if b & 1 != 0 {
+                r ^= a;
+            }
+            let hi = a & 0x80 != 0;
+            a <<= 1;
+            if hi {
+                a ^= (POLY & 0xff) as u8;
+            }
+            b >>= 1;
+        }
+        r
+    }
+
+    fn mds_bytes(row: &[u8; 8], x: [u8; 8]) -> [u8; 8] {
+        core::array::from_fn(|r| (0..8).fold(0, |acc, k| acc ^ gmul(x[k], row[(k + 8 - r) % 8])))
+    }
+
+    #[test]
+    fn linear_networks_match_the_matrices() {
+        for (f, row) in [
+            (sc::mds::<u64> as fn(&_) -> _, &MDS),
+            (sc::mds_inv::<u64>, &MDS_INV),
+        ] {
+            // Lane `8 * k + b` holds the unit vector with bit `b` of byte `k` set.
+            let mut s = [[0u64; 8]; 8];
+            for (k, row_planes) in s.iter_mut().enumerate() {
+                for (b, p) in row_planes.iter_mut().enumerate() {
+                    *p = 1 << (8 * k + b);
+                }
+            }
+            let out = f(&s);
+            for lane in 0..64 {
+                let mut x = [0u8; 8];
+                x[lane / 8] = 1 << (lane % 8);
+                let want = mds_bytes(row, x);
+                for r in 0..8 {
+                    let mut y = 0u8;
+                    for b in 0..8 {
+                        y |= (((out[r][b] >> lane) & 1) as u8) << b;
+                    }
+                    assert_eq!(y, want[r], "lane {lane} row {r}");
+                }
+            }
+        }
+        // The two rows are inverse matrices.
+        let x = [1, 2, 3, 4, 5, 6, 7, 0x80];
+        assert_eq!(mds_bytes(&MDS_INV, mds_bytes(&MDS, x)), x);
+    }
+
+    #[test]
+    fn transpose_is_a_transpose() {
+        let mut a = [0u64; 64];
+        for (i, w) in a.iter_mut().enumerate() {
+            *w = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (1 << i);
+        }
+        let orig = a;
+        transpose64(&mut a);
+        for p in 0..64 {
+            for i in 0..64 {
+                assert_eq!((a[p] >> i) & 1, (orig[i] >> p) & 1);
+            }
+        }
+        transpose64(&mut a);
+        assert_eq!(a, orig);
+    }
+}

@@ -1,0 +1,434 @@
+//! Kalyna with AVX2 (and GFNI for the MDS step where the CPU has it), byte-sliced: 32
+//! blocks at a time, one ymm register per byte position of the state.
+//!
+//! * SubBytes: a 256-entry S-box as sixteen 16-entry `vpshufb` tables (one per high
+//!   nibble, indexed by the low nibble) and a 4-level blend tree (`vpblendvb`) on the high
+//!   nibble's bits: constant time, the tables live in registers.
+//! * ShiftRows: register renaming, as in the AVX-512 backend.
+//! * MixColumns: `out_r = A + 2 (B + 2 (C + 2 D))` with the sums of `x86_avx512.rs`; the
+//!   doubling modulo x^8+x^4+x^3+x^2+1 is `gf2p8affineqb` with GFNI, otherwise
+//!   `vpaddb` + a conditional XOR of 0x1d (`vpblendvb` on the top bit).
+//! * InvMixColumns: each product `MDS_INV[k] * x` by GFNI, or without it by two
+//!   `vpshufb` nibble tables (`c * x = T_lo[x & 15] ^ T_hi[x >> 4]`, GF(2)-linear).
+//! * Transposition: the columns are gathered per block into `cols[c][j]`, then per column
+//!   a `vpshufb` interleaves the bytes of the two 64-bit words of each lane and an 8x8
+//!   transpose of 16-bit elements (`vpunpck*`) gives the row registers. The order of the
+//!   blocks inside a row register is permuted, the same way for every row, and undone on
+//!   the way out.
+//!
+//! Fewer than 32 blocks run as a whole batch (the lanes past the data are zero).
+
+// Register arrays are indexed by (column, row) in both orders; index loops read best.
+#![allow(clippy::needless_range_loop)]
+
+use core::arch::x86_64::*;
+
+use super::soft::shift;
+use super::tables::{gf_mul, gfni_mul_matrix, MDS_INV, SBOX, SBOX_INV};
+use super::{RoundKeys, MAX_ROUNDS};
+use crate::inout::InOut;
+
+/// Blocks per batch.
+const BATCH: usize = 32;
+
+/// The XOR round keys as bytes repeated four times, as in `x86_avx512.rs`.
+#[derive(Clone)]
+pub(super) struct Keys {
+    k: [[u32; 64]; MAX_ROUNDS + 1],
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(self.k.as_flattened_mut());
+    }
+}
+
+impl Keys {
+    pub(super) fn new(rk: &RoundKeys) -> Keys {
+        let mut k = [[0u32; 64]; MAX_ROUNDS + 1];
+        for t in 0..=rk.nr {
+            for (i, v) in k[t].iter_mut().enumerate().take(8 * rk.nb) {
+                let byte = (rk.rk[t][i / 8] >> (8 * (i % 8))) as u8;
+                *v = u32::from(byte) * 0x0101_0101;
+            }
+        }
+        Keys { k }
+    }
+}
+
+/// `NIB[s][h]`: bytes `16 h .. 16 h + 16` of S-box `s` (0..4 forward, 4..8 inverse), in
+/// both 128-bit lanes.
+#[repr(C, align(32))]
+struct Nibbles([[[u8; 32]; 16]; 8]);
+
+static NIB: Nibbles = {
+    let mut t = [[[0u8; 32]; 16]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let tab = if s < 4 { &SBOX[s] } else { &SBOX_INV[s - 4] };
+        let mut h = 0;
+        while h < 16 {
+            let mut l = 0;
+            while l < 32 {
+                t[s][h][l] = tab[16 * h + l % 16];
+                l += 1;
+            }
+            h += 1;
+        }
+        s += 1;
+    }
+    Nibbles(t)
+};
+
+/// `MUL[k]`: the products `MDS_INV[k] * l` and `MDS_INV[k] * (16 l)` for `l < 16` (low and
+/// high nibble tables), in both lanes; for InvMixColumns without GFNI.
+#[repr(C, align(32))]
+struct MulTables([[[u8; 32]; 2]; 8]);
+
+static MUL: MulTables = {
+    let mut t = [[[0u8; 32]; 2]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut l = 0;
+        while l < 32 {
+            t[k][0][l] = gf_mul(MDS_INV[k], (l % 16) as u8);
+            t[k][1][l] = gf_mul(MDS_INV[k], ((l % 16) * 16) as u8);
+            l += 1;
+        }
+        k += 1;
+    }
+    MulTables(t)
+};
+
+/// Per 128-bit lane: byte `2 r + i` takes byte `8 i + r` (rows of the lane's two words
+/// interleaved). Its inverse is `UNPAIR`.
+static PAIR: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut p = 0;
+    while p < 32 {
+        let q = p % 16;
+        t[p] = (8 * (q % 2) + q / 2) as u8;
+        p += 1;
+    }
+    t
+};
+
+static UNPAIR: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut p = 0;
+    while p < 32 {
+        let q = p % 16;
+        t[p] = (2 * (q % 8) + q / 8) as u8;
+        p += 1;
+    }
+    t
+};
+
+const M2: u64 = gfni_mul_matrix(2);
+const MINV: [u64; 8] = {
+    let mut m = [0u64; 8];
+    let mut i = 0;
+    while i < 8 {
+        m[i] = gfni_mul_matrix(MDS_INV[i]);
+        i += 1;
+    }
+    m
+};
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load32(p: &[u8; 32]) -> __m256i {
+    // SAFETY: `p` is 32 readable bytes.
+    unsafe { _mm256_loadu_si256(p.as_ptr().cast()) }
+}
+
+/// One S-box (`s`: 0..4 forward, 4..8 inverse) on 32 bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn sbox(x: __m256i, s: usize) -> __m256i {
+    let lo = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
+    let t = &NIB.0[s];
+    let l: [__m256i; 16] = core::array::from_fn(|h| _mm256_shuffle_epi8(load32(&t[h]), lo));
+    // Bits 4, 5, 6, 7 of x moved to bit 7 of each byte for `vpblendvb`.
+    let b4 = _mm256_slli_epi16::<3>(x);
+    let b5 = _mm256_slli_epi16::<2>(x);
+    let b6 = _mm256_slli_epi16::<1>(x);
+    let m1: [__m256i; 8] = core::array::from_fn(|i| _mm256_blendv_epi8(l[2 * i], l[2 * i + 1], b4));
+    let m2: [__m256i; 4] =
+        core::array::from_fn(|i| _mm256_blendv_epi8(m1[2 * i], m1[2 * i + 1], b5));
+    let m3 = [
+        _mm256_blendv_epi8(m2[0], m2[1], b6),
+        _mm256_blendv_epi8(m2[2], m2[3], b6),
+    ];
+    _mm256_blendv_epi8(m3[0], m3[1], x)
+}
+
+/// `2 x` modulo x^8+x^4+x^3+x^2+1, without GFNI.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn xtime(x: __m256i) -> __m256i {
+    // The top bit spread over the byte by a signed compare, not `vpblendvb` (one port on
+    // many cores, and the S-boxes already keep it busy).
+    let top = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
+    _mm256_xor_si256(
+        _mm256_add_epi8(x, x),
+        _mm256_and_si256(top, _mm256_set1_epi8(0x1d)),
+    )
+}
+
+/// `2 x` with GFNI.
+#[inline]
+#[target_feature(enable = "avx2,gfni")]
+fn xtime_gfni(x: __m256i) -> __m256i {
+    _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(M2 as i64))
+}
+
+/// MixColumns of one column (after SubBytes) XORed with `k`, with the doubling `dbl`.
+#[inline(always)]
+fn mix(y: &[__m256i; 8], k: &[__m256i; 8], dbl: impl Fn(__m256i) -> __m256i) -> [__m256i; 8] {
+    // SAFETY: (every intrinsic below) the callers enable AVX2.
+    unsafe {
+        let p: [__m256i; 8] = core::array::from_fn(|i| _mm256_xor_si256(y[i], y[(i + 1) % 8]));
+        core::array::from_fn(|r| {
+            let a = _mm256_xor_si256(
+                _mm256_xor_si256(p[r], p[(r + 2) % 8]),
+                _mm256_xor_si256(y[(r + 6) % 8], k[r]),
+            );
+            let b = p[(r + 5) % 8];
+            let c = _mm256_xor_si256(_mm256_xor_si256(y[(r + 2) % 8], b), y[(r + 7) % 8]);
+            let d = y[(r + 4) % 8];
+            let t = _mm256_xor_si256(c, dbl(d));
+            let t = _mm256_xor_si256(b, dbl(t));
+            _mm256_xor_si256(a, dbl(t))
+        })
+    }
+}
+
+/// InvMixColumns of one column by nibble tables.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn inv_mix(x: &[__m256i; 8]) -> [__m256i; 8] {
+    let f = _mm256_set1_epi8(0x0f);
+    let lo: [__m256i; 8] = core::array::from_fn(|i| _mm256_and_si256(x[i], f));
+    let hi: [__m256i; 8] =
+        core::array::from_fn(|i| _mm256_and_si256(_mm256_srli_epi16::<4>(x[i]), f));
+    core::array::from_fn(|r| {
+        let mut acc = _mm256_setzero_si256();
+        for k in 0..8 {
+            let j = (r + k) % 8;
+            let a = _mm256_shuffle_epi8(load32(&MUL.0[k][0]), lo[j]);
+            let b = _mm256_shuffle_epi8(load32(&MUL.0[k][1]), hi[j]);
+            acc = _mm256_xor_si256(acc, _mm256_xor_si256(a, b));
+        }
+        acc
+    })
+}
+
+/// InvMixColumns of one column with GFNI.
+#[inline]
+#[target_feature(enable = "avx2,gfni")]
+fn inv_mix_gfni(x: &[__m256i; 8]) -> [__m256i; 8] {
+    core::array::from_fn(|r| {
+        let t = |k: usize| {
+            _mm256_gf2p8affine_epi64_epi8::<0>(x[(r + k) % 8], _mm256_set1_epi64x(MINV[k] as i64))
+        };
+        let a = _mm256_xor_si256(_mm256_xor_si256(t(0), t(1)), _mm256_xor_si256(t(2), t(3)));
+        let b = _mm256_xor_si256(_mm256_xor_si256(t(4), t(5)), _mm256_xor_si256(t(6), t(7)));
+        _mm256_xor_si256(a, b)
+    })
+}
+
+/// 8x8 transpose of 16-bit elements inside each 128-bit lane of eight registers (its own
+/// inverse).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn transpose_w(a: &mut [__m256i; 8]) {
+    let t: [__m256i; 8] = core::array::from_fn(|i| {
+        let (x, y) = (a[2 * (i / 2)], a[2 * (i / 2) + 1]);
+        if i % 2 == 0 {
+            _mm256_unpacklo_epi16(x, y)
+        } else {
+            _mm256_unpackhi_epi16(x, y)
+        }
+    });
+    // u0 = lo32(t0, t2), u1 = hi32(t0, t2), u2 = lo32(t1, t3), u3 = hi32(t1, t3), same for 4..8.
+    let u: [__m256i; 8] = core::array::from_fn(|i| {
+        let base = 4 * (i / 4);
+        let (x, y) = match i % 4 {
+            0 | 1 => (t[base], t[base + 2]),
+            _ => (t[base + 1], t[base + 3]),
+        };
+        if i % 2 == 0 {
+            _mm256_unpacklo_epi32(x, y)
+        } else {
+            _mm256_unpackhi_epi32(x, y)
+        }
+    });
+    for i in 0..8 {
+        let (x, y) = (u[i / 2], u[4 + i / 2]);
+        a[i] = if i % 2 == 0 {
+            _mm256_unpacklo_epi64(x, y)
+        } else {
+            _mm256_unpackhi_epi64(x, y)
+        };
+    }
+}
+
+/// The round key byte `i` of round `t` in every byte lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn key(keys: &Keys, t: usize, i: usize) -> __m256i {
+    _mm256_set1_epi32(keys.k[t][i] as i32)
+}
+
+/// The cipher on one batch of columns (`cols[c][j]`: column `c` of block `j`), in place.
+#[inline(always)]
+fn batch_body<const NB: usize, const DEC: bool>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    cols: &mut [[u64; BATCH]; 8],
+    dbl: impl Fn(__m256i) -> __m256i + Copy,
+    imix: impl Fn(&[__m256i; 8]) -> [__m256i; 8],
+) {
+    let nr = rk.nr;
+    let (first, last) = if DEC { (nr, 0) } else { (0, nr) };
+    // SAFETY: (every intrinsic and load below) the callers enable AVX2; the loads and
+    // stores are 32 bytes inside `cols[c]` (32 words) or the 32-byte static tables.
+    unsafe {
+        let (pair, unpair) = (load32(&PAIR), load32(&UNPAIR));
+        let mut st: [[__m256i; 8]; NB] = core::array::from_fn(|c| {
+            let kc = _mm256_set1_epi64x(rk.rk[first][c] as i64);
+            let mut v: [__m256i; 8] = core::array::from_fn(|g| {
+                let w = _mm256_loadu_si256(cols[c][4 * g..].as_ptr().cast());
+                let w = if DEC {
+                    _mm256_sub_epi64(w, kc)
+                } else {
+                    _mm256_add_epi64(w, kc)
+                };
+                _mm256_shuffle_epi8(w, pair)
+            });
+            transpose_w(&mut v);
+            v
+        });
+        if DEC {
+            for round in (0..nr).rev() {
+                let mut z: [[__m256i; 8]; NB] = core::array::from_fn(|c| imix(&st[c]));
+                core::hint::black_box(&mut z);
+                for c in 0..NB {
+                    for r in 0..8 {
+                        let y = sbox(z[(c + shift(r, NB)) % NB][r], 4 + r % 4);
+                        st[c][r] = if round > 0 {
+                            _mm256_xor_si256(y, key(keys, round, 8 * c + r))
+                        } else {
+                            y
+                        };
+                    }
+                }
+            }
+        } else {
+            for round in 1..=nr {
+                st = core::array::from_fn(|c| {
+                    let y: [__m256i; 8] =
+                        core::array::from_fn(|r| sbox(st[(c + NB - shift(r, NB)) % NB][r], r % 4));
+                    let k: [__m256i; 8] = core::array::from_fn(|r| {
+                        if round < nr {
+                            key(keys, round, 8 * c + r)
+                        } else {
+                            _mm256_setzero_si256()
+                        }
+                    });
+                    mix(&y, &k, dbl)
+                });
+            }
+        }
+        for c in 0..NB {
+            let mut v = st[c];
+            transpose_w(&mut v);
+            let kc = _mm256_set1_epi64x(rk.rk[last][c] as i64);
+            for g in 0..8 {
+                let w = _mm256_shuffle_epi8(v[g], unpair);
+                let w = if DEC {
+                    _mm256_sub_epi64(w, kc)
+                } else {
+                    _mm256_add_epi64(w, kc)
+                };
+                _mm256_storeu_si256(cols[c][4 * g..].as_mut_ptr().cast(), w);
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn batch<const NB: usize, const DEC: bool>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    cols: &mut [[u64; BATCH]; 8],
+) {
+    batch_body::<NB, DEC>(rk, keys, cols, |x| xtime(x), |x| inv_mix(x))
+}
+
+#[target_feature(enable = "avx2,gfni")]
+fn batch_gfni<const NB: usize, const DEC: bool>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    cols: &mut [[u64; BATCH]; 8],
+) {
+    batch_body::<NB, DEC>(rk, keys, cols, |x| xtime_gfni(x), |x| inv_mix_gfni(x))
+}
+
+/// Which CPU features the call may use: AVX2, and GFNI when `gfni` is given.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Tokens {
+    pub(super) avx2: crate::cpu::x86::Avx2,
+    pub(super) gfni: Option<crate::cpu::x86::Avx2Gfni>,
+}
+
+/// Encrypts (`DEC` false) or decrypts every whole block of `io`.
+fn crypt<const DEC: bool>(rk: &RoundKeys, keys: &Keys, t: Tokens, mut io: InOut<'_>) {
+    let _ = t.avx2;
+    let nb = rk.nb;
+    let bl = 8 * nb;
+    let blocks = io.len() / bl;
+    let mut cols = [[0u64; BATCH]; 8];
+    let mut j0 = 0;
+    while j0 < blocks {
+        let n = BATCH.min(blocks - j0);
+        for j in 0..BATCH {
+            for (c, col) in cols.iter_mut().enumerate().take(nb) {
+                col[j] = if j < n {
+                    u64::from_le_bytes(io.read::<8>((j0 + j) * bl + 8 * c))
+                } else {
+                    0
+                };
+            }
+        }
+        // SAFETY: `t.avx2` proves AVX2; `t.gfni`, when present, AVX2 and GFNI.
+        unsafe {
+            match (nb, t.gfni.is_some()) {
+                (2, true) => batch_gfni::<2, DEC>(rk, keys, &mut cols),
+                (4, true) => batch_gfni::<4, DEC>(rk, keys, &mut cols),
+                (_, true) => batch_gfni::<8, DEC>(rk, keys, &mut cols),
+                (2, false) => batch::<2, DEC>(rk, keys, &mut cols),
+                (4, false) => batch::<4, DEC>(rk, keys, &mut cols),
+                (_, false) => batch::<8, DEC>(rk, keys, &mut cols),
+            }
+        }
+        for j in 0..n {
+            for (c, col) in cols.iter().enumerate().take(nb) {
+                io.write::<8>((j0 + j) * bl + 8 * c, &col[j].to_le_bytes());
+            }
+        }
+        j0 += n;
+    }
+    zeroize::Zeroize::zeroize(cols.as_flattened_mut());
+}
+
+/// Encrypts every whole block of `io`.
+pub(super) fn encrypt(rk: &RoundKeys, keys: &Keys, t: Tokens, io: InOut<'_>) {
+    crypt::<false>(rk, keys, t, io)
+}
+
+/// Decrypts every whole block of `io`.
+pub(super) fn decrypt(rk: &RoundKeys, keys: &Keys, t: Tokens, io: InOut<'_>) {
+    crypt::<true>(rk, keys, t, io)
+}
