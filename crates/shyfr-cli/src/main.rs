@@ -10,6 +10,7 @@
 //! * `shyfr mac ALG --key-hex HEX [FILE ...]`: HMAC and KMAC tags.
 //! * `shyfr enc -aes-256-cbc -K HEX -iv HEX [-d] [-nopad] [-a] [-in F] [-out F]`: raw-key
 //!   AES, byte-compatible with `openssl enc`, plus GCM and XTS (`shyfr enc -help`).
+//! * `shyfr selftest [--json]`: every algorithm's known answers on every backend.
 //!
 //! Every name comes from one table ([`algorithms`]). Every error is one line
 //! `shyfr: CONTEXT: message` on standard error, exit status 2 for usage and 1 for failures
@@ -30,6 +31,7 @@ mod hash_cmd;
 mod output;
 mod progress;
 mod report;
+mod selftest;
 mod speed;
 mod stdio;
 mod table;
@@ -68,7 +70,7 @@ pub struct Cli {
 }
 
 /// The subcommands' names, for the context of messages.
-const COMMANDS: &[&str] = &["cpu", "speed", "hash", "mac", "enc"];
+const COMMANDS: &[&str] = &["cpu", "speed", "hash", "mac", "enc", "selftest"];
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -83,6 +85,8 @@ enum Command {
     Mac(hash_cmd::MacArgs),
     /// Encrypt or decrypt with AES and a raw key, like `openssl enc` (`shyfr enc -help`).
     Enc(enc::EncArgs),
+    /// Run every algorithm's known-answer tests on every backend this CPU can run.
+    Selftest(selftest::SelftestArgs),
 }
 
 /// The CPU override in effect, and where it came from.
@@ -215,6 +219,7 @@ fn check(cli: &Cli) -> Result<(), CliError> {
         Command::Hash(args) => hash_cmd::check_hash(args),
         Command::Mac(args) => hash_cmd::check_mac(args),
         Command::Enc(args) => enc::check(args),
+        Command::Selftest(args) => selftest::check(args),
     }
 }
 
@@ -230,6 +235,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Hash(args) => return hash_cmd::run_hash(args),
         Command::Mac(args) => return hash_cmd::run_mac(args),
         Command::Enc(args) => return enc::run(args),
+        Command::Selftest(args) => return selftest::run(args),
     };
     stdio::emit(&text)
 }

@@ -62,6 +62,8 @@ pub mod mac;
 pub mod mode;
 pub mod pad;
 pub mod registry;
+#[cfg(feature = "alloc")]
+pub mod selftest;
 mod wipe;
 
 pub use block::aes;

@@ -296,7 +296,12 @@ fn run_xts(rel: &str, bytes: usize) {
             assert_eq!(hex::encode(&o), hex::encode(expect), "{what} to buffer");
             checked += 1;
         }
-        assert_eq!(checked, bytes, "{rel}: byte-unit records run on {}", b.name());
+        assert_eq!(
+            checked,
+            bytes,
+            "{rel}: byte-unit records run on {}",
+            b.name()
+        );
         passed(b);
     }
 }

@@ -19,10 +19,8 @@ trait Tested: Hash + core::fmt::Debug + zeroize::Zeroize {
     const FAMILY: &'static str;
     /// The file-name stem of its CAVP files.
     const FILE: &'static str;
-    fn all() -> &'static [Self::Backend];
     fn soft() -> Self::Backend;
     fn name(b: Self::Backend) -> &'static str;
-    fn available(b: Self::Backend) -> bool;
     fn with(b: Self::Backend) -> Result<Self, Error>;
     fn backend_of(&self) -> Self::Backend;
 
@@ -49,17 +47,11 @@ macro_rules! tested {
             type Backend = $b;
             const FAMILY: &'static str = $family;
             const FILE: &'static str = $file;
-            fn all() -> &'static [$b] {
-                $b::ALL
-            }
             fn soft() -> $b {
                 $b::Soft
             }
             fn name(b: $b) -> &'static str {
                 b.name()
-            }
-            fn available(b: $b) -> bool {
-                b.is_available()
             }
             fn with(b: $b) -> Result<Self, Error> {
                 $t::with_backend(b)
