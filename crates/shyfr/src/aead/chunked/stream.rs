@@ -237,6 +237,10 @@ pub struct Decryptor<R: Read> {
     next: u64,
     batch: usize,
     state: State,
+    /// The reader's error, returned once (later reads get one of the same kind).
+    io_error: Option<io::Error>,
+    /// The index of the final chunk, once the end of the input has been read.
+    final_chunk: Option<u64>,
 }
 
 impl<R: Read> core::fmt::Debug for Decryptor<R> {
@@ -268,6 +272,8 @@ impl<R: Read> Decryptor<R> {
             next: 0,
             batch: DEFAULT_BATCH_CHUNKS,
             state: State::More,
+            io_error: None,
+            final_chunk: None,
         })
     }
 
@@ -287,6 +293,13 @@ impl<R: Read> Decryptor<R> {
         self.next
     }
 
+    /// The number the final chunk has (the chunk the input ends in, or after, when it ends
+    /// on a chunk boundary), once the end of the input has been read: a
+    /// [`Error::ChunkAuthenticationFailed`] for that chunk may be a ciphertext cut short.
+    pub fn final_chunk(&self) -> Option<u64> {
+        self.final_chunk
+    }
+
     /// Whether the final chunk has been authenticated (the whole message was read or is
     /// buffered).
     pub fn is_complete(&self) -> bool {
@@ -303,12 +316,16 @@ impl<R: Read> Decryptor<R> {
             Ok(n) => n,
             Err(e) => {
                 self.state = State::IoFailed(e.kind());
+                self.io_error = Some(e);
                 return 0;
             }
         };
         let eof = n < want;
         let full = n / ENCRYPTED_CHUNK_LEN;
         let rest = n % ENCRYPTED_CHUNK_LEN;
+        if eof {
+            self.final_chunk = Some(self.next + full as u64);
+        }
         let final_len = if eof && rest >= TAG_LEN {
             rest - TAG_LEN
         } else {
@@ -360,7 +377,10 @@ impl<R: Read> Decryptor<R> {
         released
     }
 
-    fn error(&self) -> Option<io::Error> {
+    fn error(&mut self) -> Option<io::Error> {
+        if let Some(e) = self.io_error.take() {
+            return Some(e);
+        }
         match self.state {
             State::Failed(e) => Some(to_io(e)),
             State::IoFailed(kind) => Some(io::Error::new(
