@@ -22,6 +22,16 @@ pub const MAX_PASSES: u32 = 32;
 /// The most Argon2id lanes a header may ask for.
 pub const MAX_LANES: u32 = 64;
 
+/// The least Argon2id memory `shyfr encrypt` uses for a new file, in KiB (19 MiB, the
+/// OWASP password-storage minimum for Argon2id), unless [`CHEAP_KDF_ENV`] is set (tests).
+pub const MIN_NEW_MEMORY_KIB: u32 = 19 << 10;
+/// The least Argon2id passes for a new file (with [`MIN_NEW_MEMORY_KIB`]).
+pub const MIN_NEW_PASSES: u32 = 2;
+/// Set to `1`, lets `shyfr encrypt` write files with Argon2id parameters below the minimum
+/// (down to 8 KiB and 1 pass): for tests only, where thousands of derivations must be
+/// cheap. Files written so are easy to attack by guessing passphrases.
+pub const CHEAP_KDF_ENV: &str = "SHYFR_TEST_CHEAP_KDF";
+
 /// Argon2id parameters: RFC 9106 section 4, second recommended option (memory-constrained):
 /// 64 MiB, 3 passes, 4 lanes.
 pub const DEFAULT_MEMORY_KIB: u32 = 64 << 10;
@@ -71,6 +81,21 @@ impl Argon2Params {
         if m < 8 * p {
             return Err(format!(
                 "Argon2id memory {m} KiB below 8 KiB per lane ({p} lanes)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The stricter check for a file being written: also at least [`MIN_NEW_MEMORY_KIB`]
+    /// and [`MIN_NEW_PASSES`] unless `cheap_allowed` (from [`CHEAP_KDF_ENV`]).
+    pub fn check_new(&self, cheap_allowed: bool) -> Result<(), String> {
+        self.check()?;
+        if !cheap_allowed && (self.memory_kib < MIN_NEW_MEMORY_KIB || self.passes < MIN_NEW_PASSES)
+        {
+            return Err(format!(
+                "Argon2id memory {} KiB and {} passes are below the minimum for new files \
+                 ({MIN_NEW_MEMORY_KIB} KiB, {MIN_NEW_PASSES} passes)",
+                self.memory_kib, self.passes
             ));
         }
         Ok(())
