@@ -26,6 +26,7 @@ mod clock;
 mod cpu_report;
 mod digest;
 mod enc;
+mod encrypt;
 mod hash_cmd;
 mod output;
 mod progress;
@@ -83,6 +84,12 @@ enum Command {
     Mac(hash_cmd::MacArgs),
     /// Encrypt or decrypt with AES and a raw key, like `openssl enc` (`shyfr enc -help`).
     Enc(enc::EncArgs),
+    /// Encrypt a file or stream with a passphrase or key file (format: FORMAT.md).
+    Encrypt(encrypt::EncryptArgs),
+    /// Decrypt what `shyfr encrypt` wrote; only authenticated data is ever output.
+    Decrypt(encrypt::DecryptArgs),
+    /// Write a new random key file for `--key-file`.
+    Keygen(encrypt::KeygenArgs),
 }
 
 /// The CPU override in effect, and where it came from.
@@ -215,6 +222,7 @@ fn check(cli: &Cli) -> Result<(), CliError> {
         Command::Hash(args) => hash_cmd::check_hash(args),
         Command::Mac(args) => hash_cmd::check_mac(args),
         Command::Enc(args) => enc::check(args),
+        Command::Encrypt(_) | Command::Decrypt(_) | Command::Keygen(_) => Ok(()),
     }
 }
 
@@ -230,6 +238,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Hash(args) => return hash_cmd::run_hash(args),
         Command::Mac(args) => return hash_cmd::run_mac(args),
         Command::Enc(args) => return enc::run(args),
+        Command::Encrypt(args) => return encrypt::run_encrypt(args),
+        Command::Decrypt(args) => return encrypt::run_decrypt(args),
+        Command::Keygen(args) => return encrypt::run_keygen(args),
     };
     stdio::emit(&text)
 }
