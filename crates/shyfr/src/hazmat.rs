@@ -5,6 +5,8 @@
 //! code that pins a backend says so.
 
 pub use crate::aead::ghash::Backend as GhashBackend;
+#[cfg(feature = "alloc")]
+pub use crate::arith::bigint::Backend as BigintBackend;
 pub use crate::block::aes::Backend as AesBackend;
 pub use crate::hash::sha1::Backend as Sha1Backend;
 pub use crate::hash::sha2::{Sha256Backend, Sha512Backend};

@@ -47,6 +47,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod aead;
+pub mod arith;
 pub mod block;
 pub mod cpu;
 pub mod ct;
@@ -59,6 +60,9 @@ pub mod kdf;
 pub mod mac;
 pub mod mode;
 pub mod pad;
+pub mod rand;
+#[cfg(feature = "alloc")]
+pub mod sig;
 mod wipe;
 
 pub use block::aes;

@@ -52,4 +52,5 @@ pub fn registry() -> impl Iterator<Item = BackendStatus> {
     .chain(crate::hash::sha1::registry_rows())
     .chain(crate::hash::sha2::registry_rows())
     .chain(crate::hash::sha3::registry_rows())
+    .chain(crate::arith::bigint_registry_rows())
 }
