@@ -60,6 +60,21 @@ pub enum Error {
     AuthenticationFailed,
     /// Padding check failed. One error for every bad padding.
     BadPadding,
+    /// A signature did not verify (wrong length, out of range, or not matching the
+    /// message). One error for every reason.
+    InvalidSignature,
+    /// Decryption failed (ciphertext out of range, bad padding, label mismatch). One error
+    /// for every reason, produced after the same work in every case.
+    DecryptionFailed,
+    /// A key that is malformed or that the library does not accept; `what` says which
+    /// property (never a secret value).
+    InvalidKey {
+        /// Which property, e.g. `"modulus is even"`.
+        what: &'static str,
+    },
+    /// An internal consistency check of a private-key operation failed (a fault, or an
+    /// inconsistent key); nothing was released.
+    ComputationFault,
 }
 
 impl fmt::Display for Error {
@@ -91,6 +106,12 @@ impl fmt::Display for Error {
             Error::TooShort { what } => write!(f, "too short: {what}"),
             Error::AuthenticationFailed => write!(f, "authentication failed"),
             Error::BadPadding => write!(f, "bad padding"),
+            Error::InvalidSignature => write!(f, "invalid signature"),
+            Error::DecryptionFailed => write!(f, "decryption failed"),
+            Error::InvalidKey { what } => write!(f, "invalid key: {what}"),
+            Error::ComputationFault => {
+                write!(f, "private-key operation failed its consistency check")
+            }
         }
     }
 }

@@ -7,9 +7,6 @@
 
 use crate::ct::barrier_u64;
 
-/// A limb: one 64-bit digit.
-pub(crate) type Limb = u64;
-
 /// Bits in a [`Limb`].
 pub(crate) const LIMB_BITS: usize = 64;
 
@@ -184,15 +181,6 @@ pub(crate) fn mul_wide(r: &mut [u64], a: &[u64], b: &[u64]) {
         }
         r[i + a.len()] = c;
     }
-}
-
-/// `a = a * b + c` for a single limb `b`; returns the limb carried out of the top.
-pub(crate) fn mul_small_add(a: &mut [u64], b: u64, c: u64) -> u64 {
-    let mut carry = c;
-    for x in a.iter_mut() {
-        (*x, carry) = mac(0, *x, b, carry);
-    }
-    carry
 }
 
 /// `-n^{-1} mod 2^64` for odd `n0` (Newton's iteration: each step doubles the correct

@@ -250,6 +250,29 @@ impl BoxedUint {
         );
     }
 
+    /// The limbs, mutable (crate-internal arithmetic).
+    pub(crate) fn limbs_mut(&mut self) -> &mut [u64] {
+        &mut self.limbs
+    }
+
+    /// `self mod m` for `m > 0`, both possibly secret, in constant time: one
+    /// shift-and-subtract step per bit of `self`'s width. The result has `m`'s width.
+    pub fn rem_ct(&self, m: &Self) -> Self {
+        let l = m.limbs.len() + 1;
+        let mm = m.resize_unchecked(l);
+        let mut r = Self::zero(l);
+        let mut s = Self::zero(l);
+        for i in (0..self.limbs.len() * LIMB_BITS).rev() {
+            limbs::shl1(&mut r.limbs);
+            r.limbs[0] |= self.bit(i);
+            s.limbs.copy_from_slice(&r.limbs);
+            let borrow = limbs::sub_assign(&mut s.limbs, &mm.limbs);
+            limbs::select_assign(&mut r.limbs, &s.limbs, !limbs::mask_from_bit(borrow));
+        }
+        r.limbs.truncate(m.limbs.len());
+        r
+    }
+
     /// `self >> k` for a public shift, same width.
     pub fn shr_vartime(&self, k: usize) -> Self {
         let n = self.limbs.len();
