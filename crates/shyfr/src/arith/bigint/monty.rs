@@ -122,7 +122,7 @@ impl Modulus {
         m.one = one;
         #[cfg(target_arch = "x86_64")]
         if let Kernel::Ifma(t) = kernel {
-            m.ifma = x86_ifma::Params::new(&m.n, bits, t);
+            m.ifma = x86_ifma::Params::new(&m, bits, t);
         }
         Ok(m)
     }
