@@ -190,6 +190,16 @@ impl Modulus {
     /// two Montgomery multiplications a chunk).
     pub fn reduce(&self, x: &BoxedUint) -> BoxedUint {
         let l = self.nlimbs();
+        // Fast paths on widths (public): x narrower than n is already reduced; x of n's
+        // width is below 2n when n fills its top limb, so one conditional subtraction.
+        if x.limbs.len() < l {
+            return self.fit(x);
+        }
+        if x.limbs.len() == l && self.bits == l * LIMB_BITS {
+            let mut r = BoxedUint::zero(l);
+            soft::final_sub(&mut r.limbs, &x.limbs, 0, &self.n.limbs);
+            return r;
+        }
         let chunks = x.limbs.len().div_ceil(l).max(1);
         let mut acc = BoxedUint::zero(l);
         let mut chunk = BoxedUint::zero(l);
@@ -241,6 +251,10 @@ impl Modulus {
     pub fn mul(&self, a: &BoxedUint, b: &BoxedUint) -> BoxedUint {
         let a = self.reduce(a);
         let b = self.reduce(b);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = &self.ifma {
+            return p.mul(&a, &b);
+        }
         let am = self.to_mont(&a.limbs);
         self.mont_mul_new(&am.limbs, &b.limbs)
     }
@@ -319,6 +333,10 @@ impl Modulus {
     /// the exponent's bits (the base may be secret; its arithmetic is constant time).
     pub fn pow_vartime(&self, base: &BoxedUint, exp: &BoxedUint) -> BoxedUint {
         let b = self.reduce(base);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = &self.ifma {
+            return p.pow_vartime(&b, exp);
+        }
         let bm = self.to_mont(&b.limbs);
         let ebits = exp.bits_vartime();
         if ebits == 0 {
@@ -460,4 +478,47 @@ pub(super) fn self_test_agrees(backend: Backend) -> bool {
         ok &= x == sw.pow(&a, &e) && y == sw2.pow(&b, &e);
     }
     ok
+}
+
+#[cfg(test)]
+mod speed {
+    use super::*;
+
+    fn cpu_ns() -> u64 {
+        use std::sync::OnceLock;
+        static T0: OnceLock<std::time::Instant> = OnceLock::new();
+        T0.get_or_init(std::time::Instant::now).elapsed().as_nanos() as u64
+    }
+
+    /// `cargo test --release -p shyfr --lib mont_mul_speed -- --ignored --nocapture`
+    /// (best of many short wall-clock windows: on a loaded machine the best window is the
+    /// one that ran uninterrupted).
+    #[test]
+    #[ignore]
+    fn mont_mul_speed() {
+        for bits in [1024usize, 2048] {
+            let l = bits / 64;
+            let mut n: Vec<u64> = (0..l as u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1).collect();
+            n[l - 1] |= 1 << 63;
+            let n = BoxedUint { limbs: n };
+            let a: Vec<u64> = (0..l as u64).map(|i| i.wrapping_mul(0x1234_5678_9abc_def1)).collect();
+            let mut a = BoxedUint { limbs: a };
+            a.limbs[l - 1] >>= 2;
+            for &b in Backend::ALL.iter().filter(|b| b.is_available()) {
+                let m = Modulus::with_backend(&n, b).unwrap();
+                let mut r = vec![0u64; l];
+                let reps = 1000;
+                let mut ns = f64::MAX;
+                for _ in 0..50 {
+                    let t = cpu_ns();
+                    for _ in 0..reps {
+                        m.mont_mul(&mut r, &a.limbs, &a.limbs);
+                        core::hint::black_box(&mut r);
+                    }
+                    ns = ns.min((cpu_ns() - t) as f64 / reps as f64);
+                }
+                std::println!("{bits} {:8}: mont_mul {ns:.0} ns ({:.2} ns per limb product)", b.name(), ns / (2 * l * l) as f64);
+            }
+        }
+    }
 }

@@ -157,14 +157,14 @@ struct Blinding {
 }
 
 /// Uses of one blinding pair (squared after each use) before a fresh random one is drawn.
-const BLINDING_REFRESH: u32 = 32;
+const BLINDING_REFRESH: u32 = 64;
 
 /// An RSA private key with its CRT values. Every secret is zeroed on drop.
 ///
 /// The private operation ([`raw_private`](Self::raw_private) and everything built on it)
 /// runs by the Chinese remainder theorem, on a base blinded by `r^e` for a random `r`
 /// (the pair `(r^e, r^{-1})` is squared after each use and drawn afresh every
-/// 32 uses; with the `std` feature it is kept between calls), both halves by
+/// 64 uses; with the `std` feature it is kept between calls), both halves by
 /// constant-time exponentiation; the result is checked by the public operation before it
 /// is unblinded and released, so a fault cannot leak a factor (Boneh–DeMillo–Lipton).
 pub struct RsaPrivateKey {
