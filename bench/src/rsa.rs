@@ -147,18 +147,22 @@ fn main() {
         }
         let sig_ref = {
             let k = RsaPrivateKey::from_pkcs8_der(&pkcs8).unwrap();
-            k.sign_pkcs1v15_prehashed::<Sha256, _>(&mut OsRng, &digest).unwrap()
+            k.sign_pkcs1v15_prehashed::<Sha256, _>(&mut OsRng, &digest)
+                .unwrap()
         };
         for b in shyfr_backends {
             let k = RsaPrivateKey::from_pkcs8_der_with_backend(&pkcs8, b).unwrap();
             let p = RsaPublicKey::from_public_key_der_with_backend(&spki, b).unwrap();
-            let s = k.sign_pkcs1v15_prehashed::<Sha256, _>(&mut OsRng, &digest).unwrap();
+            let s = k
+                .sign_pkcs1v15_prehashed::<Sha256, _>(&mut OsRng, &digest)
+                .unwrap();
             assert_eq!(s, sig_ref);
             p.verify_pkcs1v15_prehashed::<Sha256>(&digest, &s).unwrap();
             names.push(format!("shyfr ({})", b.name()));
             signs.push(Box::new(move || {
                 std::hint::black_box(
-                    k.sign_pkcs1v15_prehashed::<Sha256, _>(&mut OsRng, &digest).unwrap(),
+                    k.sign_pkcs1v15_prehashed::<Sha256, _>(&mut OsRng, &digest)
+                        .unwrap(),
                 );
             }));
             let s2 = s.clone();
@@ -195,13 +199,15 @@ fn main() {
         if let Ok(kp) = awssig::RsaKeyPair::from_pkcs8(&pkcs8) {
             let rng = aws_lc_rs::rand::SystemRandom::new();
             let mut sig = vec![0u8; kp.public_modulus_len()];
-            kp.sign(&awssig::RSA_PKCS1_SHA256, &rng, &msg, &mut sig).unwrap();
+            kp.sign(&awssig::RSA_PKCS1_SHA256, &rng, &msg, &mut sig)
+                .unwrap();
             assert_eq!(sig, sig_ref);
             let pubkey = kp.public_key().as_ref().to_vec();
             names.push("aws-lc-rs".into());
             signs.push(Box::new(move || {
                 let mut sig = vec![0u8; kp.public_modulus_len()];
-                kp.sign(&awssig::RSA_PKCS1_SHA256, &rng, &msg, &mut sig).unwrap();
+                kp.sign(&awssig::RSA_PKCS1_SHA256, &rng, &msg, &mut sig)
+                    .unwrap();
                 std::hint::black_box(&sig);
             }));
             let s = sig_ref.clone();
@@ -256,7 +262,9 @@ fn main() {
                     let t0 = cpu_now();
                     match which {
                         0 => {
-                            std::hint::black_box(RsaPrivateKey::generate(bits, &mut OsRng).unwrap());
+                            std::hint::black_box(
+                                RsaPrivateKey::generate(bits, &mut OsRng).unwrap(),
+                            );
                         }
                         1 => {
                             std::hint::black_box(Rsa::generate(bits as u32).unwrap());
@@ -276,7 +284,11 @@ fn main() {
             for (name, v) in ["shyfr", "OpenSSL", "aws-lc-rs"].iter().zip(t.iter_mut()) {
                 v.sort_by(|a, b| a.partial_cmp(b).unwrap());
                 let mean = v.iter().sum::<f64>() / v.len() as f64;
-                println!("| {bits} | keygen | {name} | {mean:.1} | {:.1} | {} |", v[v.len() / 2], v.len());
+                println!(
+                    "| {bits} | keygen | {name} | {mean:.1} | {:.1} | {} |",
+                    v[v.len() / 2],
+                    v.len()
+                );
             }
         }
     }

@@ -22,7 +22,9 @@ fn val(bits: usize, seed: u64) -> BoxedUint {
     let mut s = seed;
     let v: Vec<u64> = (0..l)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             s ^ (s >> 31)
         })
         .collect();

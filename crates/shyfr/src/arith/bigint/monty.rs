@@ -498,10 +498,14 @@ mod speed {
     fn mont_mul_speed() {
         for bits in [1024usize, 2048] {
             let l = bits / 64;
-            let mut n: Vec<u64> = (0..l as u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1).collect();
+            let mut n: Vec<u64> = (0..l as u64)
+                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+                .collect();
             n[l - 1] |= 1 << 63;
             let n = BoxedUint { limbs: n };
-            let a: Vec<u64> = (0..l as u64).map(|i| i.wrapping_mul(0x1234_5678_9abc_def1)).collect();
+            let a: Vec<u64> = (0..l as u64)
+                .map(|i| i.wrapping_mul(0x1234_5678_9abc_def1))
+                .collect();
             let mut a = BoxedUint { limbs: a };
             a.limbs[l - 1] >>= 2;
             for &b in Backend::ALL.iter().filter(|b| b.is_available()) {
@@ -517,7 +521,11 @@ mod speed {
                     }
                     ns = ns.min((cpu_ns() - t) as f64 / reps as f64);
                 }
-                std::println!("{bits} {:8}: mont_mul {ns:.0} ns ({:.2} ns per limb product)", b.name(), ns / (2 * l * l) as f64);
+                std::println!(
+                    "{bits} {:8}: mont_mul {ns:.0} ns ({:.2} ns per limb product)",
+                    b.name(),
+                    ns / (2 * l * l) as f64
+                );
             }
         }
     }

@@ -45,6 +45,16 @@ pub(crate) struct Params {
     token: Ifma,
 }
 
+impl Drop for Params {
+    /// The modulus may be a secret prime: its digits are wiped.
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.n[..]);
+        zeroize::Zeroize::zeroize(&mut self.rr[..]);
+        zeroize::Zeroize::zeroize(&mut self.n_limbs[..]);
+        self.k0 = 0;
+    }
+}
+
 impl core::fmt::Debug for Params {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "ifma::Params({} digits)", self.regs * 4)
@@ -339,7 +349,11 @@ fn amm_step_scalar<const N: usize>(
             acc[j] = _mm256_alignr_epi64::<1>(acc[j + 1], acc[j]);
         }
         acc[N - 1] = _mm256_alignr_epi64::<1>(z, acc[N - 1]);
-        let h0 = _mm256_madd52hi_epu64(_mm256_zextsi128_si256(_mm_cvtsi64_si128(carry as i64)), n[0], mv);
+        let h0 = _mm256_madd52hi_epu64(
+            _mm256_zextsi128_si256(_mm_cvtsi64_si128(carry as i64)),
+            n[0],
+            mv,
+        );
         acc[0] = _mm256_add_epi64(_mm256_madd52lo_epu64(acc[0], n1[0], mv), h0);
         for j in 1..N {
             acc[j] = _mm256_madd52hi_epu64(_mm256_madd52lo_epu64(acc[j], n1[j], mv), n[j], mv);
@@ -365,7 +379,9 @@ fn shifted<const N: usize>(n: &[__m256i; N]) -> [__m256i; N] {
     // SAFETY: as in `amm_step`.
     unsafe {
         let z = _mm256_setzero_si256();
-        core::array::from_fn(|j| _mm256_alignr_epi64::<1>(if j + 1 < N { n[j + 1] } else { z }, n[j]))
+        core::array::from_fn(|j| {
+            _mm256_alignr_epi64::<1>(if j + 1 < N { n[j + 1] } else { z }, n[j])
+        })
     }
 }
 
@@ -381,7 +397,10 @@ fn normalize<const N: usize>(acc: &mut [__m256i; N]) {
             acc[j] = _mm256_and_si256(acc[j], mask);
         }
         // Each lane's carry goes one lane up.
-        acc[0] = _mm256_add_epi64(acc[0], _mm256_alignr_epi64::<3>(c[0], _mm256_setzero_si256()));
+        acc[0] = _mm256_add_epi64(
+            acc[0],
+            _mm256_alignr_epi64::<3>(c[0], _mm256_setzero_si256()),
+        );
         for j in 1..N {
             acc[j] = _mm256_add_epi64(acc[j], _mm256_alignr_epi64::<3>(c[j], c[j - 1]));
         }
@@ -458,8 +477,12 @@ fn amm2<const N: usize>(r: [&mut [u64]; 2], a: [&[u64]; 2], b: [&[u64]; 2], nr: 
     let (mut p0, mut p1) = (0, 0);
     for i in 0..4 * N {
         let (b0, b1) = (b[0][i], b[1][i]);
-        amm_step_scalar(&mut acc0, &a0, &nr[0].n, &nr[0].n1, b0, p0, nr[0].k0, nr[0].n0);
-        amm_step_scalar(&mut acc1, &a1, &nr[1].n, &nr[1].n1, b1, p1, nr[1].k0, nr[1].n0);
+        amm_step_scalar(
+            &mut acc0, &a0, &nr[0].n, &nr[0].n1, b0, p0, nr[0].k0, nr[0].n0,
+        );
+        amm_step_scalar(
+            &mut acc1, &a1, &nr[1].n, &nr[1].n1, b1, p1, nr[1].k0, nr[1].n0,
+        );
         (p0, p1) = (b0, b1);
     }
     amm_tail(&mut acc0, &a0, p0);
@@ -508,7 +531,12 @@ fn pow1<const N: usize>(out: &mut [u64], b: &[u64], e: &[u64], n: &[u64], k0: u6
     }
     for i in 2..size {
         let (done, rest) = table.split_at_mut(i * d);
-        amm1(&mut rest[..d], &done[(i - 1) * d..i * d], &done[d..2 * d], &nv);
+        amm1(
+            &mut rest[..d],
+            &done[(i - 1) * d..i * d],
+            &done[d..2 * d],
+            &nv,
+        );
     }
     let ebits = e.len() * 64;
     let windows = ebits.div_ceil(WIN);
@@ -536,7 +564,14 @@ fn pow1<const N: usize>(out: &mut [u64], b: &[u64], e: &[u64], n: &[u64], k0: u6
 
 /// `out = b^e` (digits, in `[0, n]`) for a public exponent.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-fn pow1_vartime<const N: usize>(out: &mut [u64], b: &[u64], e: &BoxedUint, n: &[u64], k0: u64, rr: &[u64]) {
+fn pow1_vartime<const N: usize>(
+    out: &mut [u64],
+    b: &[u64],
+    e: &BoxedUint,
+    n: &[u64],
+    k0: u64,
+    rr: &[u64],
+) {
     let d = 4 * N;
     let nv = NRegs::<N>::new(n, k0);
     let mut one = vec![0u64; d];
@@ -588,7 +623,12 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
         let (a0, r0) = t0.split_at_mut(d);
         let (a1, r1) = t1.split_at_mut(d);
         amm2([a0, a1], [&one, &one], [x.rr[0], x.rr[1]], nv);
-        amm2([&mut r0[..d], &mut r1[..d]], [b[0], b[1]], [x.rr[0], x.rr[1]], nv);
+        amm2(
+            [&mut r0[..d], &mut r1[..d]],
+            [b[0], b[1]],
+            [x.rr[0], x.rr[1]],
+            nv,
+        );
     }
     for i in 2..size {
         let (d0, r0) = t0.split_at_mut(i * d);
@@ -650,11 +690,15 @@ mod tests {
         }
         const N: usize = 5;
         let d = 4 * N;
-        let mut n: Vec<u64> = (0..d as u64).map(|i| (i * 0x9e37_79b9_7f4a_7c15) & MASK).collect();
+        let mut n: Vec<u64> = (0..d as u64)
+            .map(|i| (i * 0x9e37_79b9_7f4a_7c15) & MASK)
+            .collect();
         n[0] |= 1;
         n[d - 1] &= MASK >> 20;
         let k0 = limbs::neg_inv_u64(n[0]) & MASK;
-        let a: Vec<u64> = (0..d as u64).map(|i| (i * 0x1234_5678_9abc_def1) & MASK >> 22).collect();
+        let a: Vec<u64> = (0..d as u64)
+            .map(|i| (i * 0x1234_5678_9abc_def1) & MASK >> 22)
+            .collect();
         let mut r = vec![0u64; d];
         let mut r2 = vec![0u64; d];
         // SAFETY: the token was checked above.

@@ -510,3 +510,56 @@ pub(crate) fn inverse_of_small(m: &BoxedUint, e: u32) -> BoxedUint {
 pub(crate) fn rem_ct(a: &BoxedUint, m: &BoxedUint) -> BoxedUint {
     a.rem_ct(m)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Lcg(u64);
+    impl rand_core::TryRng for Lcg {
+        type Error = core::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok(self.try_next_u64()? as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            Ok(self.0 ^ (self.0 >> 29))
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            for b in dst.iter_mut() {
+                *b = self.try_next_u64()? as u8;
+            }
+            Ok(())
+        }
+    }
+    impl rand_core::TryCryptoRng for Lcg {}
+
+    /// A fault in a CRT half (here: a wrong `dp`) is caught before anything is released.
+    #[test]
+    fn fault_is_caught() {
+        let mut rng = Lcg(7);
+        for &b in Backend::ALL.iter().filter(|b| b.is_available()) {
+            let mut key = RsaPrivateKey::generate_with_backend(1024, 65537, b, &mut rng).unwrap();
+            let x = alloc::vec![0x42u8; key.size()];
+            assert!(key.raw_private(&mut rng, &x).is_ok());
+            key.dp.limbs_mut()[0] ^= 2;
+            assert_eq!(key.raw_private(&mut rng, &x), Err(Error::ComputationFault));
+        }
+    }
+
+    #[test]
+    fn inverse_of_small_exponent() {
+        let m = BoxedUint::from_limbs(&[0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321]);
+        for e in [3u32, 5, 7, 65537, 0x7fff_ffff] {
+            if bigint::inv_mod_u64(m.rem_u32(e) as u64, e as u64) == 0 {
+                continue; // not coprime
+            }
+            let d = inverse_of_small(&m, e);
+            let prod = d.mul(&BoxedUint::from_u64(e as u64, 1));
+            assert!(prod.rem_ct(&m).ct_eq(&BoxedUint::from_u64(1, 1)), "e = {e}");
+        }
+    }
+}
