@@ -15,13 +15,15 @@
 //! |-------------|-----------------------------|--------------|
 //! | `x86_ifma`  | AVX-512F/VL + IFMA, BMI2, ADX | exponentiation in 52-bit digits, four digits a 256-bit register, both CRT halves interleaved (moduli of 1024 bits and more); otherwise as `x86_adx` |
 //! | `x86_adx`   | BMI2 + ADX                  | Montgomery multiplication with MULX and two carry chains (ADCX/ADOX) |
-//! | `aarch64`   | aarch64 (baseline)          | Montgomery multiplication on `mul`/`umulh` pairs |
+//! | `aarch64`   | aarch64 (baseline)          | Montgomery multiplication on `mul`/`umulh` pairs, the modulus product folded into the operand pass (two carry chains) |
 //! | `soft`      | nothing                     | portable CIOS Montgomery multiplication on `u128` products |
 //!
 //! Every backend is constant time in the values (the exponent bits included): no branch
 //! and no memory index depends on them; only widths (limb counts, exponent lengths) and
 //! public exponents of `_vartime` functions decide the control flow.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod limbs;
 mod monty;
 pub mod prime;

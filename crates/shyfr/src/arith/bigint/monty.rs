@@ -164,7 +164,7 @@ impl Modulus {
             #[cfg(target_arch = "x86_64")]
             Kernel::Adx(t) => x86_adx::mont_mul(r, a, b, &self.n.limbs, self.n0, t),
             #[cfg(target_arch = "aarch64")]
-            Kernel::Aarch64 => soft::mont_mul(r, a, b, &self.n.limbs, self.n0),
+            Kernel::Aarch64 => super::aarch64::mont_mul(r, a, b, &self.n.limbs, self.n0),
             Kernel::Soft => soft::mont_mul(r, a, b, &self.n.limbs, self.n0),
         }
     }
@@ -181,7 +181,7 @@ impl Modulus {
     }
 
     /// Montgomery form back to the plain residue.
-    fn from_mont(&self, a: &[u64]) -> BoxedUint {
+    fn out_of_mont(&self, a: &[u64]) -> BoxedUint {
         let one = BoxedUint::from_u64(1, self.nlimbs());
         self.mont_mul_new(a, &one.limbs)
     }
@@ -212,7 +212,7 @@ impl Modulus {
             let cm = self.to_mont(&chunk.limbs);
             acc = self.add_raw(&shifted, &cm);
         }
-        self.from_mont(&acc.limbs)
+        self.out_of_mont(&acc.limbs)
     }
 
     /// `(a + b) mod n` for `a, b < n` (same width).
@@ -304,7 +304,7 @@ impl Modulus {
             core::mem::swap(&mut acc, &mut tmp);
         }
         zeroize::Zeroize::zeroize(&mut table[..]);
-        self.from_mont(&acc.limbs)
+        self.out_of_mont(&acc.limbs)
     }
 
     /// `(b1^e1 mod self, b2^e2 mod other)`, both in constant time; on the `x86_ifma`
@@ -352,7 +352,7 @@ impl Modulus {
                 core::mem::swap(&mut acc, &mut tmp);
             }
         }
-        self.from_mont(&acc.limbs)
+        self.out_of_mont(&acc.limbs)
     }
 
     /// `a^{-1} mod n` for a **prime** `n` (Fermat: `a^(n-2)`), in constant time; zero when

@@ -30,7 +30,7 @@ const fn small_primes() -> [u16; SMALL_PRIMES] {
         let mut d = 3;
         let mut prime = true;
         while d * d <= c {
-            if c % d == 0 {
+            if c.is_multiple_of(d) {
                 prime = false;
                 break;
             }
@@ -75,12 +75,12 @@ pub fn is_probable_prime_vartime<R: CryptoRng + ?Sized>(n: &BoxedUint, rng: &mut
         if v == 2 {
             return true;
         }
-        if v % 2 == 0 {
+        if v.is_multiple_of(2) {
             return false;
         }
         let mut d = 3;
         while d * d <= v {
-            if v % d == 0 {
+            if v.is_multiple_of(d) {
                 return false;
             }
             d += 2;
@@ -169,7 +169,7 @@ pub fn generate_rsa_prime<R: CryptoRng + ?Sized>(
     e: u32,
     rng: &mut R,
 ) -> Result<BoxedUint, Error> {
-    if bits < 16 || e < 3 || e % 2 == 0 {
+    if bits < 16 || e < 3 || e.is_multiple_of(2) {
         return Err(Error::InvalidParameter {
             what: "prime size or public exponent",
         });
@@ -193,7 +193,7 @@ pub fn generate_rsa_prime<R: CryptoRng + ?Sized>(
             let divisible = residues
                 .iter()
                 .zip(PRIMES.iter())
-                .any(|(&r, &p)| (r + delta) % p as u32 == 0);
+                .any(|(&r, &p)| (r + delta).is_multiple_of(p as u32));
             if !divisible {
                 if let Some(p) = try_candidate(&x, delta, bits, e, rounds, rng) {
                     return Ok(p);

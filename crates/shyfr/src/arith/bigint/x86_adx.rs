@@ -19,7 +19,7 @@ use crate::cpu::x86::Adx;
 #[inline]
 fn row_add(t: &mut [u64], a: &[u64], b: u64, _tok: Adx) -> u64 {
     let len = t.len();
-    assert!(a.len() >= len && len > 0 && len % 4 == 0);
+    assert!(a.len() >= len && len > 0 && len.is_multiple_of(4));
     let carry: u64;
     // SAFETY: `_tok` proves BMI2 (MULX) and ADX (ADCX/ADOX). The loop reads `len` limbs
     // of `a` and reads and writes `len` limbs of `t`, both checked above; the registers
@@ -74,7 +74,7 @@ fn row_add(t: &mut [u64], a: &[u64], b: u64, _tok: Adx) -> u64 {
 #[inline]
 fn row_add_shift(t: &mut [u64], n: &[u64], m: u64, _tok: Adx) -> u64 {
     let len = t.len();
-    assert!(n.len() >= len && len > 0 && len % 4 == 0);
+    assert!(n.len() >= len && len > 0 && len.is_multiple_of(4));
     let carry: u64;
     // SAFETY: as in `row_add`: `len` limbs of `n` and `t` are read, `t[0..len - 1]`
     // written.
@@ -143,7 +143,7 @@ fn row_add_shift(t: &mut [u64], n: &[u64], m: u64, _tok: Adx) -> u64 {
 /// The row loops take four limbs a turn; other widths run the portable kernel.
 pub(crate) fn mont_mul(r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, tok: Adx) {
     let l = n.len();
-    if l % 4 != 0 {
+    if !l.is_multiple_of(4) {
         return super::soft::mont_mul(r, a, b, n, n0);
     }
     assert!(l <= MAX_LIMBS && a.len() == l && b.len() == l && r.len() == l);

@@ -16,6 +16,9 @@
 //! Constant time: every loop count depends on the sizes only; the window table is read by
 //! comparing every entry's index with the secret one under vector masks.
 
+// Register arrays are indexed in step with each other; iterators would obscure that.
+#![allow(clippy::needless_range_loop)]
+
 use alloc::vec;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
@@ -289,7 +292,7 @@ fn amm_step<const N: usize>(
     bprev: u64,
     k0v: __m256i,
 ) {
-    // SAFETY (whole function): only called from the `#[target_feature]` kernels below,
+    // SAFETY: (the whole function) only called from the `#[target_feature]` kernels below,
     // which run on a CPU with AVX-512F/VL and IFMA (their callers hold the `Ifma` token).
     unsafe {
         let z = _mm256_setzero_si256();
@@ -450,8 +453,7 @@ impl<const N: usize> NRegs<N> {
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
 fn amm1<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &NRegs<N>) {
     let av: [__m256i; N] = core::array::from_fn(|j| load(a, j));
-    // SAFETY: as in `amm_step`.
-    let mut acc = [unsafe { _mm256_setzero_si256() }; N];
+    let mut acc = [_mm256_setzero_si256(); N];
     let mut prev = 0;
     for &bi in &b[..4 * N] {
         amm_step(&mut acc, &av, &nr.n, &nr.n1, bi, prev, nr.k0v);
@@ -470,8 +472,7 @@ fn amm1<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &NRegs<N>) {
 fn amm2<const N: usize>(r: [&mut [u64]; 2], a: [&[u64]; 2], b: [&[u64]; 2], nr: [&NRegs<N>; 2]) {
     let a0: [__m256i; N] = core::array::from_fn(|j| load(a[0], j));
     let a1: [__m256i; N] = core::array::from_fn(|j| load(a[1], j));
-    // SAFETY: as in `amm_step`.
-    let z = unsafe { _mm256_setzero_si256() };
+    let z = _mm256_setzero_si256();
     let mut acc0 = [z; N];
     let mut acc1 = [z; N];
     let (mut p0, mut p1) = (0, 0);

@@ -80,7 +80,7 @@ impl RsaPublicKey {
             });
         }
         let ebits = e.bits_vartime();
-        if !e.is_odd() || ebits < 2 || ebits > MAX_EXPONENT_BITS || !e.ct_lt(&n) {
+        if !e.is_odd() || !(2..=MAX_EXPONENT_BITS).contains(&ebits) || !e.ct_lt(&n) {
             return Err(Error::InvalidKey {
                 what: "public exponent out of range",
             });
@@ -252,7 +252,7 @@ impl RsaPrivateKey {
                 what: "RSA key size (512..=16384 bits)",
             });
         }
-        if e < 3 || e % 2 == 0 {
+        if e < 3 || e.is_multiple_of(2) {
             return Err(Error::InvalidParameter {
                 what: "RSA public exponent (odd, at least 3)",
             });
