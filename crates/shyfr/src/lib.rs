@@ -13,6 +13,7 @@
 //! | SHA-384/512, SHA-512/224, SHA-512/256 | `x86_avx2`, `aarch64_sha512`, `soft` |
 //! | SHA-3, SHAKE, cSHAKE ([`hash::sha3`]), KMAC ([`mac::kmac`]) | `aarch64_sha3`, `soft` |
 //! | HMAC ([`mac::hmac`]), HKDF, PBKDF2 ([`kdf`]) | the hash's |
+//! | RSA ([`sig::rsa`]: PSS, PKCS#1 v1.5, OAEP), big integers ([`arith::bigint`]) | `x86_ifma`, `x86_adx`, `aarch64`, `soft` |
 //!
 //! The choice is made when a key is set up and can be steered with the environment
 //! variable `SHYFR_CPU` (see [`cpu`]): `SHYFR_CPU=portable` runs only portable code,
