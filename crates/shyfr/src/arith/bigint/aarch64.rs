@@ -34,5 +34,5 @@ pub(crate) fn mont_mul(r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64) 
         t[l] = (s >> 64) as u64;
     }
     super::soft::final_sub(r, &t[..l], t[l], n);
-    zeroize::Zeroize::zeroize(&mut buf[..]);
+    zeroize::Zeroize::zeroize(t);
 }

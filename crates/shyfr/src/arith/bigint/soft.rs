@@ -31,6 +31,7 @@ pub(crate) fn mont_mul(r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64) 
         t[l] = t[l + 1] + c2;
     }
     final_sub(r, &t[..l], t[l], n);
+    zeroize::Zeroize::zeroize(t);
 }
 
 /// `r = t - n` when `hi * 2^(64 L) + t >= n`, else `r = t` (`t < 2n`). Constant time.

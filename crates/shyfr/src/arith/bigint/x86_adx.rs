@@ -162,5 +162,5 @@ pub(crate) fn mont_mul(r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, 
         t[l] = t[l + 1] + c2;
     }
     super::soft::final_sub(r, &t[..l], t[l], n);
-    zeroize::Zeroize::zeroize(&mut buf[..]);
+    zeroize::Zeroize::zeroize(t);
 }

@@ -101,7 +101,7 @@ impl Params {
     /// `b^e mod n` for `b < n` (constant time).
     pub(crate) fn pow(&self, b: &BoxedUint, e: &BoxedUint) -> BoxedUint {
         let d = self.regs * 4;
-        let bd = to_digits(b.as_limbs(), d);
+        let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
         macro_rules! go {
             ($($r:literal)*) => {
@@ -116,7 +116,9 @@ impl Params {
         }
         let _ = self.token;
         go!(5 6 7 8 10 12 14 16 20 24 28 32);
-        self.finish(&out)
+        let r = self.finish(&out);
+        wipe(&mut [&mut bd, &mut out]);
+        r
     }
 
     /// `(b1^e1 mod n1, b2^e2 mod n2)` with both exponentiations in one loop, when the two
@@ -133,8 +135,8 @@ impl Params {
             return None;
         }
         let d = p1.regs * 4;
-        let bd1 = to_digits(b1.as_limbs(), d);
-        let bd2 = to_digits(b2.as_limbs(), d);
+        let mut bd1 = to_digits(b1.as_limbs(), d);
+        let mut bd2 = to_digits(b2.as_limbs(), d);
         let mut o1 = vec![0u64; d];
         let mut o2 = vec![0u64; d];
         let x = Pair {
@@ -155,14 +157,16 @@ impl Params {
         }
         let _ = p1.token;
         go!(5 6 7 8 10 12 14 16 20 24 28 32);
-        Some((p1.finish(&o1), p2.finish(&o2)))
+        let r = (p1.finish(&o1), p2.finish(&o2));
+        wipe(&mut [&mut bd1, &mut bd2, &mut o1, &mut o2]);
+        Some(r)
     }
 
     /// `b^e mod n` for `b < n` and a **public** exponent (square-and-multiply that branches
     /// on the bits of `e`).
     pub(crate) fn pow_vartime(&self, b: &BoxedUint, e: &BoxedUint) -> BoxedUint {
         let d = self.regs * 4;
-        let bd = to_digits(b.as_limbs(), d);
+        let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
         macro_rules! go {
             ($($r:literal)*) => {
@@ -177,15 +181,17 @@ impl Params {
         }
         let _ = self.token;
         go!(5 6 7 8 10 12 14 16 20 24 28 32);
-        self.finish(&out)
+        let r = self.finish(&out);
+        wipe(&mut [&mut bd, &mut out]);
+        r
     }
 
     /// `a b mod n` for `a, b < n` (constant time): two almost-Montgomery products, by `b`
     /// and by `R'^2`.
     pub(crate) fn mul(&self, a: &BoxedUint, b: &BoxedUint) -> BoxedUint {
         let d = self.regs * 4;
-        let ad = to_digits(a.as_limbs(), d);
-        let bd = to_digits(b.as_limbs(), d);
+        let mut ad = to_digits(a.as_limbs(), d);
+        let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
         macro_rules! go {
             ($($r:literal)*) => {
@@ -200,7 +206,9 @@ impl Params {
         }
         let _ = self.token;
         go!(5 6 7 8 10 12 14 16 20 24 28 32);
-        self.finish(&out)
+        let r = self.finish(&out);
+        wipe(&mut [&mut ad, &mut bd, &mut out]);
+        r
     }
 
     /// Digits of a value in `[0, n]` to the fully reduced residue in limbs.
@@ -220,6 +228,13 @@ struct Pair<'a> {
     n: [&'a [u64]; 2],
     k0: [u64; 2],
     rr: [&'a [u64]; 2],
+}
+
+/// Zeroes digit buffers that held secrets.
+fn wipe(bufs: &mut [&mut Vec<u64>]) {
+    for b in bufs.iter_mut() {
+        zeroize::Zeroize::zeroize(&mut b[..]);
+    }
 }
 
 /// 64-bit limbs to `d` 52-bit digits (the value must fit).
@@ -558,9 +573,7 @@ fn pow1<const N: usize>(out: &mut [u64], b: &[u64], e: &[u64], n: &[u64], k0: u6
         core::mem::swap(&mut acc, &mut tmp);
     }
     amm1(out, &acc, &one, &nv);
-    zeroize::Zeroize::zeroize(&mut table[..]);
-    zeroize::Zeroize::zeroize(&mut acc[..]);
-    zeroize::Zeroize::zeroize(&mut entry[..]);
+    wipe(&mut [&mut table, &mut acc, &mut entry, &mut tmp]);
 }
 
 /// `out = b^e` (digits, in `[0, n]`) for a public exponent.
@@ -597,6 +610,7 @@ fn pow1_vartime<const N: usize>(
         }
     }
     amm1(out, &acc, &one, &nv);
+    wipe(&mut [&mut acc, &mut tmp, &mut bm]);
 }
 
 /// `out = a b mod n` (digits, in `[0, n]`).
@@ -606,6 +620,7 @@ fn mul1<const N: usize>(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], k0: u6
     let mut t = vec![0u64; 4 * N];
     amm1(&mut t, a, b, &nv); // a b / R'
     amm1(out, &t, rr, &nv); // a b R' / R' = a b
+    wipe(&mut [&mut t]);
 }
 
 /// Two exponentiations of the same shape in one loop.
@@ -667,9 +682,8 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
     amm2([o0, o1], [&acc[0], &acc[1]], [&one, &one], nv);
     let [a0, a1] = &mut acc;
     let [e0, e1] = &mut ent;
-    for v in [&mut t0, &mut t1, a0, a1, e0, e1] {
-        zeroize::Zeroize::zeroize(&mut v[..]);
-    }
+    let [x0, x1] = &mut tmp;
+    wipe(&mut [&mut t0, &mut t1, a0, a1, e0, e1, x0, x1]);
 }
 
 #[cfg(test)]
