@@ -10,7 +10,7 @@ use std::process::Command;
 use shyfr::arith::bigint::Backend;
 use shyfr::hash::sha1::Sha1;
 use shyfr::hash::sha2::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
-use shyfr::hash::sha3::{Sha3_224, Sha3_256, Sha3_384, Sha3_512};
+use shyfr::hash::sha3::{Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256};
 use shyfr::rand::{OsRng, TryCryptoRng, TryRng};
 use shyfr::sig::rsa::{RsaHash, RsaPrivateKey, RsaPublicKey, SaltLen};
 use shyfr::Error;
@@ -165,6 +165,23 @@ fn every_hash() {
     sign_verify::<Sha3_256>(&key, &mut rng);
     sign_verify::<Sha3_384>(&key, &mut rng);
     sign_verify::<Sha3_512>(&key, &mut rng);
+    // PSS with SHAKE (RFC 8702).
+    let sig = key.sign_pss_shake::<Shake128, _>(&mut rng, b"m").unwrap();
+    key.public_key()
+        .verify_pss_shake::<Shake128>(b"m", &sig, SaltLen::Exact(32))
+        .unwrap();
+    assert!(key
+        .public_key()
+        .verify_pss_shake::<Shake256>(b"m", &sig, SaltLen::Auto)
+        .is_err());
+    let sig = key.sign_pss_shake::<Shake256, _>(&mut rng, b"m").unwrap();
+    key.public_key()
+        .verify_pss_shake::<Shake256>(b"m", &sig, SaltLen::Exact(64))
+        .unwrap();
+    assert!(key
+        .public_key()
+        .verify_pss_shake::<Shake256>(b"n", &sig, SaltLen::Auto)
+        .is_err());
     // OAEP with a different MGF1 hash.
     let ct = key
         .public_key()

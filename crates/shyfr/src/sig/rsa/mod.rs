@@ -50,7 +50,7 @@ pub use hashes::RsaHash;
 pub use key::{
     RsaPrivateKey, RsaPublicKey, DEFAULT_EXPONENT, MAX_BITS, MAX_EXPONENT_BITS, MIN_BITS,
 };
-pub use pss::SaltLen;
+pub use pss::{PssXof, SaltLen};
 
 use crate::hash::Hash;
 
