@@ -150,6 +150,7 @@ fn trim(x: BoxedUint) -> BoxedUint {
 }
 
 /// The blinding pair `(r^e mod n, r^{-1} mod n)` and how often it was used.
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
 struct Blinding {
     a: BoxedUint,
     ai: BoxedUint,
@@ -157,6 +158,7 @@ struct Blinding {
 }
 
 /// Uses of one blinding pair (squared after each use) before a fresh random one is drawn.
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
 const BLINDING_REFRESH: u32 = 64;
 
 /// An RSA private key with its CRT values. Every secret is zeroed on drop.
