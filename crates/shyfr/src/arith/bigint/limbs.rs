@@ -274,8 +274,12 @@ mod tests {
             };
             assert_eq!(rem_u32(&a, m), want, "m = {m}");
         }
-        for m in [3u64, 65537, 1_000_003, (1 << 62) + 1] {
+        for m in [3u64, 65537, 1_000_003, (1 << 61) - 1] {
             for x in [1u64, 2, 12345, m - 1] {
+                let x = x % m;
+                if x == 0 {
+                    continue;
+                }
                 let i = inv_mod_u64(x, m);
                 assert_eq!((x as u128 * i as u128) % m as u128, 1, "{x} mod {m}");
             }

@@ -239,6 +239,6 @@ mod tests {
     fn small_primes_table() {
         assert_eq!(PRIMES[0], 3);
         assert_eq!(PRIMES[1], 5);
-        assert_eq!(PRIMES[SMALL_PRIMES - 1], 17863);
+        assert_eq!(PRIMES[SMALL_PRIMES - 1], 17881);
     }
 }
