@@ -77,7 +77,7 @@ fn rand_modulus(rng: &mut TestRng, bits: usize) -> BigUint {
 
 const WIDTHS: &[usize] = &[
     2, 3, 63, 64, 65, 127, 128, 129, 255, 256, 384, 511, 512, 521, 576, 1000, 1023, 1024, 1025,
-    1536, 1600, 2048, 2056, 3072, 4096,
+    1536, 1600, 2048, 2056, 3072, 4096, 8192,
 ];
 
 #[test]
@@ -87,6 +87,7 @@ fn arithmetic_matches_num_bigint() {
     for b in backends() {
         for &bits in WIDTHS {
             let reps = if bits >= 3072 { 1 } else { 3 };
+            let reps = if bits >= 8192 { 1 } else { reps };
             for _ in 0..reps {
                 let n = rand_modulus(&mut rng, bits);
                 if n < BigUint::from(3u32) {
@@ -143,7 +144,7 @@ fn arithmetic_matches_num_bigint() {
         }
         common::note_exercised("bigint", b.name());
     }
-    assert_eq!(cases, backends().len() * (WIDTHS.len() * 3 - 4));
+    assert_eq!(cases, backends().len() * (WIDTHS.len() * 3 - 6));
 }
 
 #[test]
@@ -244,4 +245,34 @@ fn primes() {
     assert_eq!(prime::rsa_mr_rounds(1024), 5);
     assert_eq!(prime::rsa_mr_rounds(1536), 4);
     assert_eq!(prime::rsa_mr_rounds(2048), 4);
+}
+
+/// Moduli up to 16384 bits (every IFMA register count up to 80), with short exponents to
+/// keep the portable reference fast.
+#[test]
+fn large_moduli() {
+    let mut rng = TestRng(21);
+    for b in backends() {
+        for bits in [6000usize, 8192, 10000, 12000, 16384] {
+            let l = bits.div_ceil(64);
+            let n = rand_modulus(&mut rng, bits);
+            let m = Modulus::with_backend(&from_big(&n, l), b).unwrap();
+            let a = rand_bits(&mut rng, bits) % &n;
+            let c = rand_bits(&mut rng, bits) % &n;
+            let e = rand_bits(&mut rng, 200);
+            let (ab, cb) = (from_big(&a, l), from_big(&c, l));
+            assert_eq!(to_big(&m.mul(&ab, &cb)), (&a * &c) % &n, "mul {bits} {b:?}");
+            assert_eq!(
+                to_big(&m.pow(&ab, &from_big(&e, 4))),
+                a.modpow(&e, &n),
+                "pow {bits} {b:?}"
+            );
+            let f4 = BoxedUint::from_u64(65537, 1);
+            assert_eq!(
+                to_big(&m.pow_vartime(&ab, &f4)),
+                a.modpow(&BigUint::from(65537u32), &n),
+                "pow_vartime {bits} {b:?}"
+            );
+        }
+    }
 }

@@ -64,8 +64,11 @@ impl core::fmt::Debug for Params {
     }
 }
 
-/// The register counts with a compiled kernel (4 digits each): 1024..6654-bit moduli.
-const SUPPORTED: &[usize] = &[5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32];
+/// The register counts with a compiled kernel (4 digits each): 1000..16638-bit moduli.
+const SUPPORTED: &[usize] = &[5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80];
+
+/// Words of the lane masks in `normalize` (one bit a lane, 320 lanes = 80 registers).
+const MASK_WORDS: usize = 5;
 
 /// Smallest modulus (bits) for which the IFMA kernels are used.
 pub(crate) const MIN_BITS: usize = 1000;
@@ -115,7 +118,7 @@ impl Params {
             };
         }
         let _ = self.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32);
+        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
         let r = self.finish(&out);
         wipe(&mut [&mut bd, &mut out]);
         r
@@ -156,7 +159,7 @@ impl Params {
             };
         }
         let _ = p1.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32);
+        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
         let r = (p1.finish(&o1), p2.finish(&o2));
         wipe(&mut [&mut bd1, &mut bd2, &mut o1, &mut o2]);
         Some(r)
@@ -180,7 +183,7 @@ impl Params {
             };
         }
         let _ = self.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32);
+        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
         let r = self.finish(&out);
         wipe(&mut [&mut bd, &mut out]);
         r
@@ -205,7 +208,7 @@ impl Params {
             };
         }
         let _ = self.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32);
+        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
         let r = self.finish(&out);
         wipe(&mut [&mut ad, &mut bd, &mut out]);
         r
@@ -423,17 +426,29 @@ fn normalize<const N: usize>(acc: &mut [__m256i; N]) {
             acc[j] = _mm256_add_epi64(acc[j], _mm256_alignr_epi64::<3>(c[j], c[j - 1]));
         }
         // Lanes now hold at most 2^52 + 2^12: a carry of at most one, which ripples
-        // through lanes equal to 2^52 - 1. Carry-lookahead on lane bit masks.
-        let mut g: u128 = 0;
-        let mut p: u128 = 0;
+        // through lanes equal to 2^52 - 1. Carry-lookahead on lane bit masks (one bit a
+        // lane, up to 320 lanes in five words): generate G (lane > 2^52 - 1), propagate P
+        // (lane = 2^52 - 1); the lanes that receive a carry are ((G << 1) + P) ^ P.
+        let mut g = [0u64; MASK_WORDS];
+        let mut p = [0u64; MASK_WORDS];
         for j in 0..N {
-            g |= (_mm256_cmpgt_epu64_mask(acc[j], mask) as u128) << (4 * j);
-            p |= (_mm256_cmpeq_epu64_mask(acc[j], mask) as u128) << (4 * j);
+            let (w, b) = ((4 * j) / 64, (4 * j) % 64);
+            g[w] |= (_mm256_cmpgt_epu64_mask(acc[j], mask) as u64) << b;
+            p[w] |= (_mm256_cmpeq_epu64_mask(acc[j], mask) as u64) << b;
         }
-        let x = (g << 1).wrapping_add(p) ^ p;
+        let mut x = [0u64; MASK_WORDS];
+        let (mut shift_in, mut carry) = (0u64, 0u64);
+        for w in 0..MASK_WORDS {
+            let gs = (g[w] << 1) | shift_in;
+            shift_in = g[w] >> 63;
+            let (s1, c1) = gs.overflowing_add(p[w]);
+            let (s2, c2) = s1.overflowing_add(carry);
+            carry = (c1 | c2) as u64;
+            x[w] = s2 ^ p[w];
+        }
         let one = _mm256_set1_epi64x(1);
         for j in 0..N {
-            let k = ((x >> (4 * j)) & 0xf) as __mmask8;
+            let k = ((x[(4 * j) / 64] >> ((4 * j) % 64)) & 0xf) as __mmask8;
             acc[j] = _mm256_and_si256(_mm256_mask_add_epi64(acc[j], k, acc[j], one), mask);
         }
     }
