@@ -55,6 +55,9 @@ struct Args {
     /// Also time shyfr's other available big-integer backends.
     #[arg(long)]
     backends: bool,
+    /// Make the keys with shyfr instead of OpenSSL (faster for 8192 bits and more).
+    #[arg(long)]
+    shyfr_keys: bool,
 }
 
 type Op = Box<dyn FnMut()>;
@@ -127,8 +130,13 @@ fn main() {
     println!("| bits | op | implementation | µs/op | ops/s | shyfr speed-up |");
     println!("|---|---|---|---|---|---|");
     for &bits in &args.sizes {
-        let rsa = Rsa::generate(bits as u32).unwrap();
-        let pkey: PKey<Private> = PKey::from_rsa(rsa.clone()).unwrap();
+        let pkey: PKey<Private> = if args.shyfr_keys {
+            let k = RsaPrivateKey::generate(bits, &mut OsRng).unwrap();
+            PKey::private_key_from_pkcs8(&k.to_pkcs8_der().unwrap()).unwrap()
+        } else {
+            PKey::from_rsa(Rsa::generate(bits as u32).unwrap()).unwrap()
+        };
+        let rsa = pkey.rsa().unwrap();
         let pkcs8 = pkey.private_key_to_pkcs8().unwrap();
         let spki = pkey.public_key_to_der().unwrap();
 
