@@ -370,7 +370,7 @@ fn encrypt(a: &EncryptArgs) -> Result<(), Fail> {
         Some(p) => (KeySource::KeyFile, key_from_file(p, suite)?, None),
         None => {
             let mut salt = [0u8; format::ARGON2_SALT_LEN];
-            getrandom::getrandom(&mut salt)
+            getrandom::fill(&mut salt)
                 .map_err(|e| Fail::run("encrypt", format!("no random numbers: {e}")))?;
             let params = Argon2Params {
                 memory_kib: a.argon2_memory,
@@ -389,7 +389,7 @@ fn encrypt(a: &EncryptArgs) -> Result<(), Fail> {
     };
     let header = Header { suite, source }.to_bytes();
     let mut salt = [0u8; SALT_LEN];
-    getrandom::getrandom(&mut salt)
+    getrandom::fill(&mut salt)
         .map_err(|e| Fail::run("encrypt", format!("no random numbers: {e}")))?;
     let (cobblestone_header, mk) = key
         .seal_header(&salt, &header)

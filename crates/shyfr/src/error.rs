@@ -75,6 +75,21 @@ pub enum Error {
         /// chunked ciphertext.
         chunk: u64,
     },
+    /// A signature did not verify (wrong length, out of range, or not matching the
+    /// message). One error for every reason.
+    InvalidSignature,
+    /// Decryption failed (ciphertext out of range, bad padding, label mismatch). One error
+    /// for every reason, produced after the same work in every case.
+    DecryptionFailed,
+    /// A key that is malformed or that the library does not accept; `what` says which
+    /// property (never a secret value).
+    InvalidKey {
+        /// Which property, e.g. `"modulus is even"`.
+        what: &'static str,
+    },
+    /// An internal consistency check of a private-key operation failed (a fault, or an
+    /// inconsistent key); nothing was released.
+    ComputationFault,
 }
 
 impl fmt::Display for Error {
@@ -112,6 +127,12 @@ impl fmt::Display for Error {
             }
             Error::ChunkAuthenticationFailed { chunk } => {
                 write!(f, "chunk {chunk} failed authentication")
+            }
+            Error::InvalidSignature => write!(f, "invalid signature"),
+            Error::DecryptionFailed => write!(f, "decryption failed"),
+            Error::InvalidKey { what } => write!(f, "invalid key: {what}"),
+            Error::ComputationFault => {
+                write!(f, "private-key operation failed its consistency check")
             }
         }
     }

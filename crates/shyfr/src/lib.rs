@@ -18,6 +18,7 @@
 //! | SHA-3, SHAKE, cSHAKE ([`hash::sha3`]), KMAC ([`mac::kmac`]) | `aarch64_sha3`, `x86_bmi`, `x86_avx512`, `soft` |
 //! | GOST 34.311-95 ([`hash::gost34311`]) | GOST 28147-89's |
 //! | HMAC ([`mac::hmac`]), HKDF, PBKDF2 ([`kdf`]) | the hash's |
+//! | RSA ([`sig::rsa`]: PSS, PKCS#1 v1.5, OAEP), big integers ([`arith::bigint`]) | `x86_ifma`, `x86_adx`, `aarch64`, `soft` |
 //!
 //! The choice is made when a key is set up and can be steered with the environment
 //! variable `SHYFR_CPU` (see [`cpu`]): `SHYFR_CPU=portable` runs only portable code,
@@ -52,7 +53,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod aead;
-mod arith;
+pub mod arith;
 pub mod block;
 pub mod cpu;
 pub mod ct;
@@ -65,7 +66,10 @@ pub mod kdf;
 pub mod mac;
 pub mod mode;
 pub mod pad;
+pub mod rand;
 pub mod registry;
+#[cfg(feature = "alloc")]
+pub mod sig;
 mod wipe;
 
 pub use block::aes;

@@ -123,7 +123,7 @@ pub fn parse_key(text: &[u8]) -> Option<Zeroizing<[u8; KEY_LEN]>> {
 /// A new key file's text, for a fresh random key.
 pub fn new_key_file() -> Result<Zeroizing<String>, Fail> {
     let mut k = Zeroizing::new([0u8; KEY_LEN]);
-    getrandom::getrandom(&mut k[..])
+    getrandom::fill(&mut k[..])
         .map_err(|e| Fail::run("keygen", format!("no random numbers from the system: {e}")))?;
     let hex_key = Zeroizing::new(hex::encode(&k[..]));
     Ok(Zeroizing::new(format!(

@@ -400,7 +400,7 @@ impl Cobblestone {
 #[cfg(feature = "getrandom")]
 pub(crate) fn random_salt() -> Result<[u8; SALT_LEN], Error> {
     let mut salt = [0u8; SALT_LEN];
-    getrandom::getrandom(&mut salt).map_err(|_| Error::InvalidParameter {
+    getrandom::fill(&mut salt).map_err(|_| Error::InvalidParameter {
         what: "operating system random generator (unavailable)",
     })?;
     Ok(salt)
