@@ -7,7 +7,7 @@ a Markdown table with the ratio B / A. The peers in each run are ignored here: t
 "did a change make shyfr slower", with the machine's noise handled by alternating and by
 best-of. Rows that only one binary has are left out.
 
-Usage: scripts/bench-ab.py A_BIN B_BIN [--rounds 3] [--per-call 200] [--trials 2]
+Usage: scripts/bench-ab.py A_BIN B_BIN [--rounds 3] [--seconds 0.002 | --per-call N] [--trials 2]
                            [--only ROWS] [--sizes 16,64,256,1024,8192,16384]
 """
 import argparse
@@ -19,8 +19,10 @@ import tempfile
 
 def run(binary, args):
     with tempfile.TemporaryDirectory() as d:
-        cmd = [binary, "--per-call", str(args.per_call), "--trials", str(args.trials),
-               "--sizes", args.sizes, "--out", d]
+        timing = (["--per-call", str(args.per_call)] if args.per_call
+                  else ["--seconds", str(args.seconds)])
+        cmd = [binary] + timing + ["--trials", str(args.trials), "--sizes", args.sizes,
+                                   "--out", d]
         if args.only:
             cmd += ["--only", args.only]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -38,7 +40,9 @@ def main():
     p.add_argument("a")
     p.add_argument("b")
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--per-call", type=int, default=200)
+    p.add_argument("--per-call", type=int, default=0,
+                   help="time single calls (binaries built from 2026-11-25 on); else --seconds")
+    p.add_argument("--seconds", type=float, default=0.002)
     p.add_argument("--trials", type=int, default=2)
     p.add_argument("--only", default="")
     p.add_argument("--sizes", default="16,64,256,1024,8192,16384")
