@@ -22,6 +22,7 @@
 //! refused with exit status 2, as are other usage errors.
 
 mod algorithms;
+mod ciphers;
 mod clock;
 mod cpu_report;
 mod digest;
