@@ -428,26 +428,6 @@ pub static ALGORITHMS: &[Algorithm] = &[
         sbox: true,
         new: digest::gost28147_mac,
     }),
-    // GOST 34.311-95 (DKE No. 1, zero starting value) and HMAC over it, on the GOST
-    // 28147-89 backends.
-    hash(
-        "gost34311",
-        "gost34311",
-        su::gost34311,
-        Digest::SboxHash {
-            len: 32,
-            new: digest::gost34311,
-        },
-    ),
-    row(
-        "hmac-gost34311",
-        "gost34311",
-        32,
-        SizeRule::ANY,
-        &[Operation::Mac],
-        su::gost34311,
-    )
-    .with_digest(hmac_of!(Gost34311, 32)),
     // DES and three-key triple DES (legacy); `shyfr enc` as `openssl enc` (PKCS#7).
     des("des-ecb", 8),
     des("des-ede3-ecb", 24).with_enc(EncMode::Ecb),
@@ -552,6 +532,26 @@ pub static ALGORITHMS: &[Algorithm] = &[
         min_key: shyfr::mac::kmac::Kmac256::MIN_KEY_LEN,
         new: digest::kmac256,
     }),
+    // GOST 34.311-95 (DKE No. 1, zero starting value) and HMAC over it, on the GOST
+    // 28147-89 backends.
+    hash(
+        "gost34311",
+        "gost34311",
+        su::gost34311,
+        Digest::SboxHash {
+            len: 32,
+            new: digest::gost34311,
+        },
+    ),
+    row(
+        "hmac-gost34311",
+        "gost34311",
+        32,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::gost34311,
+    )
+    .with_digest(hmac_of!(Gost34311, 32)),
 ];
 
 /// What `shyfr speed` measures when no algorithm is named.

@@ -397,6 +397,28 @@ mod tests {
     }
 
     #[test]
+    fn cipher_macs_check_keys_and_lengths() {
+        use shyfr::kalyna::{Kalyna128_128, Kalyna512_512};
+        let dke = Sbox::DKE1;
+        assert!(kalyna_cmac::<Kalyna128_128>(&[0; 32], 16, &dke).is_err());
+        assert!(kalyna_cmac::<Kalyna128_128>(&[0; 16], 7, &dke).is_err());
+        assert!(kalyna_gmac::<Kalyna512_512>(&[0; 64], 65, &dke).is_err());
+        assert!(gost28147_mac(&[0; 31], 4, &dke).is_err());
+        assert!(gost28147_mac(&[0; 32], 0, &dke).is_err());
+        assert!(gost28147_mac(&[0; 32], 5, &dke).is_err());
+        // DSTU 7624:2014 CMAC example (testdata/kalyna/cmac.json, vector 1), in two pieces.
+        let key: Vec<u8> = (0..16).collect();
+        let msg: Vec<u8> = (0x20..0x50).collect();
+        let mut m = kalyna_cmac::<Kalyna128_128>(&key, 16, &dke).unwrap();
+        m.update(&msg[..5]);
+        m.update(&msg[5..]);
+        assert_eq!(hex::encode(collect(m)), "123b4eab8e63ecf3e645a99c1115e241");
+        let mut g = gost28147_mac(&[1; 32], 2, &dke).unwrap();
+        g.update(b"abc");
+        assert_eq!(collect(g).len(), 2);
+    }
+
+    #[test]
     fn kmac_lengths_are_checked_before_allocating() {
         let key = [7u8; 32];
         assert!(kmac256(&key, b"", u64::MAX).is_err());

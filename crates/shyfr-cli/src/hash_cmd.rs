@@ -1,5 +1,6 @@
-//! `shyfr hash` (checksums, a drop-in for `sha256sum`, `sha512sum` and friends) and
-//! `shyfr mac` (HMAC and KMAC tags of files).
+//! `shyfr hash` (checksums, a drop-in for `sha256sum`, `sha512sum` and friends; also
+//! GOST 34.311-95 with `--sbox`) and `shyfr mac` (HMAC, KMAC and block-cipher MAC tags of
+//! files: DSTU 7624 CMAC and GMAC over Kalyna, the GOST 28147-89 MAC with `--sbox`).
 //!
 //! What is kept from GNU coreutils (9.x), so scripts and checksum files carry over:
 //!

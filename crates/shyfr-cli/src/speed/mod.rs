@@ -264,7 +264,11 @@ fn list() -> String {
          and --compare).\n\
          sizes are of the buffer processed per call; for hkdf-sha256 it is the input key \
          material (32 bytes are derived from it), for pbkdf2-sha256 the length of the derived \
-         key (one iteration).\n",
+         key (one iteration).\n\
+         Without --sizes each algorithm is measured at the default sizes it takes.\n\
+         kalyna-B-K-MODE is Kalyna (DSTU 7624:2014) with B-bit blocks and K-bit keys; \
+         cfb uses full-block segments, cmac, gmac, gcm and ccm whole-block tags. The \
+         GOST 28147-89 and GOST 34.311-95 rows use the S-box DKE No. 1.\n",
     );
     out
 }
