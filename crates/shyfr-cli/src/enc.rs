@@ -17,20 +17,22 @@
 //!
 //! * `-a` / `-base64` (and `-A` for one line) as in OpenSSL; decoding accepts any line
 //!   length and refuses what is not base64 (OpenSSL silently outputs nothing for either).
-//! * The national ciphers, which `openssl enc` lacks:
-//!   - Kalyna, `-kalyna-BLOCK-KEY-MODE` for the five variants (128-128, 128-256, 256-256,
-//!     256-512, 512-512) in ECB, CBC, OFB and the DSTU 7624 modes CTR (the gamma: counter
-//!     from `E(IV)`, little-endian) and CFB (full-block segments, or `-segment BYTES`); the
-//!     IV is one block. ECB and CBC pad with the standard's 0x80 00.. (ISO/IEC 7816-4),
-//!     always, so that decryption can remove it: the standard pads only a partial last
-//!     block, so for data of whole blocks its examples are those of `-nopad`.
-//!   - GOST 28147-89, `-gost28147-ecb` (simple replacement; PKCS#7 padding, as OpenSSL
-//!     pads, since the standard defines none), `-gost28147-ctr` (the gamma) and
-//!     `-gost28147-cfb` (gamma with feedback), with an 8-byte IV and `-sbox dke1|test|FILE`
-//!     (DKE No. 1 by default).
-//! * Triple DES: `-des-ede3-cbc` and `-des-ede3-ecb` (three keys, PKCS#7), as `openssl enc`.
 //!
-//! Every other mode streams: the input is read in chunks and memory use does not grow with
+//! Besides AES: triple DES, `-des-ede3-cbc` and `-des-ede3-ecb` (three keys, PKCS#7), as
+//! `openssl enc` runs them; and the Ukrainian standards, which `openssl enc` lacks:
+//! * Kalyna, `-kalyna-BLOCK-KEY-MODE` for the five variants (128-128, 128-256, 256-256,
+//!   256-512, 512-512) in ECB, CBC, OFB and the DSTU 7624 modes CTR (the gamma: counter
+//!   from `E(IV)`, little-endian) and CFB (full-block segments, or `-segment BYTES`); the IV
+//!   is one block. ECB and CBC pad with the standard's 0x80 00.. (ISO/IEC 7816-4), always,
+//!   so that decryption can remove it: the standard pads only a partial last block, so for
+//!   data of whole blocks its examples are those of `-nopad`.
+//! * GOST 28147-89, `-gost28147-ecb` (simple replacement; PKCS#7 padding, as OpenSSL pads,
+//!   since the standard defines none), `-gost28147-ctr` (the gamma) and `-gost28147-cfb`
+//!   (gamma with feedback), with an 8-byte IV and `-sbox dke1|test|FILE` (DKE No. 1 by
+//!   default; a file that is not a table is a usage error, one that cannot be read a
+//!   failure).
+//!
+//! Every mode but AES-GCM and AES-XTS streams: the input is read in chunks and memory use does not grow with
 //! its size. `-out FILE` is written atomically ([`crate::output`]): on any failure (a bad
 //! padding at the very end, a bad tag, an I/O error) FILE is left as it was, never emptied
 //! or partly written, and `-out` naming the input file is refused. On standard output a
