@@ -7,9 +7,11 @@
 //!   once, as JSON or CSV, and drawn as a chart (`--list` names every algorithm).
 //! * `shyfr hash ALG [FILE ...]`: checksums, a drop-in for `sha256sum` and friends
 //!   (`--check`, `--tag`, `-z`, GNU escaping).
-//! * `shyfr mac ALG --key-hex HEX [FILE ...]`: HMAC and KMAC tags.
+//! * `shyfr mac ALG --key-hex HEX [FILE ...]`: HMAC, KMAC, Kalyna CMAC and GMAC, and
+//!   GOST 28147-89 MAC tags.
 //! * `shyfr enc -aes-256-cbc -K HEX -iv HEX [-d] [-nopad] [-a] [-in F] [-out F]`: raw-key
-//!   AES, byte-compatible with `openssl enc`, plus GCM and XTS (`shyfr enc -help`).
+//!   AES and triple DES, byte-compatible with `openssl enc`, plus AES-GCM and AES-XTS, and
+//!   Kalyna (DSTU 7624:2014) and GOST 28147-89 (`shyfr enc -help`).
 //!
 //! Every name comes from one table ([`algorithms`]). Every error is one line
 //! `shyfr: CONTEXT: message` on standard error, exit status 2 for usage and 1 for failures
@@ -22,6 +24,7 @@
 //! refused with exit status 2, as are other usage errors.
 
 mod algorithms;
+mod ciphers;
 mod clock;
 mod cpu_report;
 mod digest;
@@ -80,9 +83,10 @@ enum Command {
     Speed(speed::SpeedArgs),
     /// Print or check checksums, like sha256sum (GNU escaping, --check, --tag, -z).
     Hash(hash_cmd::HashArgs),
-    /// Print HMAC or KMAC tags of files.
+    /// Print MAC tags of files: HMAC, KMAC, Kalyna CMAC/GMAC, GOST 28147-89.
     Mac(hash_cmd::MacArgs),
-    /// Encrypt or decrypt with AES and a raw key, like `openssl enc` (`shyfr enc -help`).
+    /// Encrypt or decrypt with a raw key (AES, Kalyna, GOST 28147-89, triple DES), like
+    /// `openssl enc` (`shyfr enc -help`).
     Enc(enc::EncArgs),
     /// Encrypt a file or stream with a passphrase or key file (format: FORMAT.md).
     Encrypt(encrypt::EncryptArgs),
