@@ -5,3 +5,4 @@
 //! * `gf256`: byte S-boxes and GF(2^8) matrix steps (for Kalyna and Kupyna).
 
 pub(crate) mod clmul;
+pub(crate) mod gf256;
