@@ -50,7 +50,11 @@ fn digest(b: Backend, out_bits: usize, msg: &[u8], bits: usize, split: usize) ->
             h.update(piece);
         }
     }
-    let last = if bits.is_multiple_of(8) { 0 } else { msg[bits / 8] };
+    let last = if bits.is_multiple_of(8) {
+        0
+    } else {
+        msg[bits / 8]
+    };
     let mut out = vec![0u8; out_bits / 8];
     h.finalize_bits_into(last, bits % 8, &mut out).unwrap();
     out
