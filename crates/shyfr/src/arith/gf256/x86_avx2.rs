@@ -129,10 +129,16 @@ pub(crate) fn mix<const N: usize>(
     k: &[__m256i; N],
     dbl: impl Fn(__m256i) -> __m256i,
 ) -> [__m256i; N] {
+    // Loops, not `core::array::from_fn`: its closures would be separate functions without
+    // the callers' target features, and the intrinsics in them calls.
     // SAFETY: (every intrinsic below) the callers enable AVX2.
     unsafe {
-        let p: [__m256i; 8] = core::array::from_fn(|i| _mm256_xor_si256(y[i], y[(i + 1) % 8]));
-        core::array::from_fn(|r| {
+        let mut p = [_mm256_setzero_si256(); 8];
+        for i in 0..8 {
+            p[i] = _mm256_xor_si256(y[i], y[(i + 1) % 8]);
+        }
+        let mut out = [_mm256_setzero_si256(); N];
+        for r in 0..N {
             let a = _mm256_xor_si256(
                 _mm256_xor_si256(p[r], p[(r + 2) % 8]),
                 _mm256_xor_si256(y[(r + 6) % 8], k[r]),
@@ -142,8 +148,9 @@ pub(crate) fn mix<const N: usize>(
             let d = y[(r + 4) % 8];
             let t = _mm256_xor_si256(c, dbl(d));
             let t = _mm256_xor_si256(b, dbl(t));
-            _mm256_xor_si256(a, dbl(t))
-        })
+            out[r] = _mm256_xor_si256(a, dbl(t));
+        }
+        out
     }
 }
 

@@ -96,6 +96,32 @@ pub(crate) const fn plus_const(j: usize, cols: usize, v: usize) -> u64 {
     PLUS_BASE ^ ((((cols - 1 - j) << 4) ^ v) as u64) << 56
 }
 
+/// The 8x8 byte transpose of eight words: byte `j` of word `i` swaps with byte `i` of word
+/// `j` (columns to rows and back; the row-pair backends' layout change).
+#[allow(dead_code)]
+pub(crate) fn transpose8(x: &mut [u64; 8]) {
+    for (d, m) in [
+        (32u32, 0x0000_0000_ffff_ffffu64),
+        (16, 0x0000_ffff_0000_ffff),
+        (8, 0x00ff_00ff_00ff_00ff),
+    ] {
+        let step = (d / 8) as usize;
+        for i in 0..8 {
+            if i & step == 0 {
+                let t = ((x[i] >> d) ^ x[i + step]) & m;
+                x[i] ^= t << d;
+                x[i + step] ^= t;
+            }
+        }
+    }
+}
+
+/// Byte `r` of the `T+` round constant of column `c` (of `cols`) in round `v`.
+#[allow(dead_code)]
+pub(crate) const fn plus_byte(v: usize, r: usize, c: usize, cols: usize) -> u8 {
+    (plus_const(c, cols, v) >> (8 * r)) as u8
+}
+
 crate::cpu::backends! {
     /// The implementations of Kupyna, fastest first.
     pub enum Backend("kupyna"), tokens Kernel {
@@ -455,6 +481,22 @@ mod tests {
                 assert!(b.self_test(), "{b:?} failed its self-test");
             }
         }
+    }
+
+    #[test]
+    fn byte_transpose() {
+        let cols: [u64; 8] = core::array::from_fn(|c| {
+            u64::from_le_bytes(core::array::from_fn(|r| (16 * c + r) as u8))
+        });
+        let mut rows = cols;
+        transpose8(&mut rows);
+        for (r, row) in rows.iter().enumerate() {
+            for c in 0..8 {
+                assert_eq!((row >> (8 * c)) as u8, (16 * c + r) as u8);
+            }
+        }
+        transpose8(&mut rows);
+        assert_eq!(rows, cols);
     }
 
     #[test]
