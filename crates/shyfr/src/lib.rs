@@ -13,6 +13,7 @@
 //! | SHA-1, SHA-224/256 ([`hash::sha1`], [`hash::sha2`]) | `x86_shani`, `aarch64_sha1`/`aarch64_sha2`, `soft` |
 //! | SHA-384/512, SHA-512/224, SHA-512/256 | `x86_avx2`, `aarch64_sha512`, `soft` |
 //! | SHA-3, SHAKE, cSHAKE ([`hash::sha3`]), KMAC ([`mac::kmac`]) | `aarch64_sha3`, `x86_bmi`, `soft` |
+//! | Kupyna, DSTU 7564:2014 ([`hash::kupyna`]), its KMAC ([`mac::kupyna_kmac`]) | `x86_avx512`, `x86_avx2`, `aarch64_neon`, `soft` |
 //! | HMAC ([`mac::hmac`]), HKDF, PBKDF2 ([`kdf`]) | the hash's |
 //!
 //! The choice is made when a key is set up and can be steered with the environment

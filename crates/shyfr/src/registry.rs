@@ -28,4 +28,5 @@ pub fn backends() -> impl Iterator<Item = BackendStatus> {
         )
         .chain(crate::block::des::Backend::registry_rows())
         .chain(crate::block::kalyna::Backend::registry_rows())
+        .chain(crate::hash::kupyna::Backend::registry_rows())
 }
