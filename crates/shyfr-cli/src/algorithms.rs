@@ -14,9 +14,12 @@
 //! says so, and every list of names in messages and help comes from here.
 
 use shyfr::cpu::{self, BackendStatus, Feature};
+use shyfr::hash::gost34311::Gost34311;
+use shyfr::hash::kupyna::{Kupyna256, Kupyna384, Kupyna512};
 use shyfr::hash::sha1::Sha1;
 use shyfr::hash::sha2::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 use shyfr::hash::sha3::{Sha3_224, Sha3_256, Sha3_384, Sha3_512};
+use shyfr::kalyna::{Kalyna128_128, Kalyna128_256, Kalyna256_256, Kalyna256_512, Kalyna512_512};
 
 use crate::digest::{self, Digest};
 pub use crate::enc::Mode as EncMode;
@@ -177,6 +180,23 @@ const fn hmac(name: &'static str, family: &'static str, d: Digest) -> Algorithm 
     .with_digest(d)
 }
 
+/// A DSTU 7564 keyed-Kupyna row: key and tag of `len` bytes.
+const fn kupyna_kmac(name: &'static str, len: usize) -> Algorithm {
+    row(
+        name,
+        "kupyna",
+        len,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::kupyna,
+    )
+    .with_digest(Digest::FixedKey {
+        len,
+        key_len: len,
+        new: digest::kupyna_kmac,
+    })
+}
+
 macro_rules! fixed {
     ($h:ty, $len:expr) => {
         Digest::Hash {
@@ -193,6 +213,64 @@ macro_rules! hmac_of {
             new: digest::hmac::<$h>,
         }
     };
+}
+
+/// What a Kalyna row measures and offers (the rows' last name part).
+#[derive(Clone, Copy)]
+enum K {
+    Ecb,
+    Ctr,
+    Cbc,
+    Cfb,
+    Ofb,
+    Xts,
+    Cmac,
+    Gmac,
+    Gcm,
+    Ccm,
+}
+
+/// A Kalyna (DSTU 7624:2014) row, `kalyna-BLOCK-KEY-MODE`, of `block` and `key` bytes.
+const fn kalyna(name: &'static str, block: usize, key: usize, m: K) -> Algorithm {
+    const MAC: &[Operation] = &[Operation::Mac];
+    let (sizes, ops) = match m {
+        K::Ecb | K::Cbc => (SizeRule::blocks(block), ENC_DEC),
+        K::Ctr | K::Cfb | K::Ofb | K::Gcm | K::Ccm => (SizeRule::ANY, ENC_DEC),
+        // Ciphertext stealing: any length from one block on.
+        K::Xts => (
+            SizeRule {
+                multiple: 1,
+                min: block,
+                max: usize::MAX,
+            },
+            ENC_DEC,
+        ),
+        K::Cmac | K::Gmac => (SizeRule::ANY, MAC),
+    };
+    row(name, "kalyna", key, sizes, ops, su::kalyna)
+}
+
+/// The `shyfr mac` entry of a Kalyna CMAC or GMAC row over the variant `$t`.
+macro_rules! kalyna_mac {
+    ($new:ident, $t:ident) => {
+        Digest::CipherMac {
+            key_len: <$t>::KEY_LEN,
+            min_len: shyfr::mode::dstu7624::MIN_TAG_LEN,
+            max_len: <$t>::BLOCK_LEN,
+            sbox: false,
+            new: digest::$new::<$t>,
+        }
+    };
+}
+
+/// A GOST 28147-89 row (S-box DKE No. 1 in `speed`).
+const fn gost(name: &'static str, sizes: SizeRule, ops: &'static [Operation]) -> Algorithm {
+    row(name, "gost28147", 32, sizes, ops, su::gost28147)
+}
+
+/// A DES or triple DES row.
+const fn des(name: &'static str, key: usize) -> Algorithm {
+    row(name, "des", key, SizeRule::blocks(8), ENC_DEC, su::des)
 }
 
 /// The largest XTS data unit (IEEE 1619: 2^20 blocks).
@@ -295,6 +373,83 @@ pub static ALGORITHMS: &[Algorithm] = &[
     aes("aes-256-gcm", 32, SizeRule::ANY, su::aes_gcm).with_enc(EncMode::Gcm),
     aes("aes-128-ccm", 16, SizeRule::ANY, su::aes_ccm),
     aes("aes-256-ccm", 32, SizeRule::ANY, su::aes_ccm),
+    // Kalyna (DSTU 7624:2014): every variant in every mode of the standard; `shyfr enc`
+    // takes ECB, CTR, CBC, CFB and OFB, `shyfr mac` CMAC and GMAC.
+    kalyna("kalyna-128-128-ecb", 16, 16, K::Ecb).with_enc(EncMode::Ecb),
+    kalyna("kalyna-128-256-ecb", 16, 32, K::Ecb).with_enc(EncMode::Ecb),
+    kalyna("kalyna-256-256-ecb", 32, 32, K::Ecb).with_enc(EncMode::Ecb),
+    kalyna("kalyna-256-512-ecb", 32, 64, K::Ecb).with_enc(EncMode::Ecb),
+    kalyna("kalyna-512-512-ecb", 64, 64, K::Ecb).with_enc(EncMode::Ecb),
+    kalyna("kalyna-128-128-ctr", 16, 16, K::Ctr).with_enc(EncMode::Ctr),
+    kalyna("kalyna-128-256-ctr", 16, 32, K::Ctr).with_enc(EncMode::Ctr),
+    kalyna("kalyna-256-256-ctr", 32, 32, K::Ctr).with_enc(EncMode::Ctr),
+    kalyna("kalyna-256-512-ctr", 32, 64, K::Ctr).with_enc(EncMode::Ctr),
+    kalyna("kalyna-512-512-ctr", 64, 64, K::Ctr).with_enc(EncMode::Ctr),
+    kalyna("kalyna-128-128-cbc", 16, 16, K::Cbc).with_enc(EncMode::Cbc),
+    kalyna("kalyna-128-256-cbc", 16, 32, K::Cbc).with_enc(EncMode::Cbc),
+    kalyna("kalyna-256-256-cbc", 32, 32, K::Cbc).with_enc(EncMode::Cbc),
+    kalyna("kalyna-256-512-cbc", 32, 64, K::Cbc).with_enc(EncMode::Cbc),
+    kalyna("kalyna-512-512-cbc", 64, 64, K::Cbc).with_enc(EncMode::Cbc),
+    kalyna("kalyna-128-128-cfb", 16, 16, K::Cfb).with_enc(EncMode::Cfb),
+    kalyna("kalyna-128-256-cfb", 16, 32, K::Cfb).with_enc(EncMode::Cfb),
+    kalyna("kalyna-256-256-cfb", 32, 32, K::Cfb).with_enc(EncMode::Cfb),
+    kalyna("kalyna-256-512-cfb", 32, 64, K::Cfb).with_enc(EncMode::Cfb),
+    kalyna("kalyna-512-512-cfb", 64, 64, K::Cfb).with_enc(EncMode::Cfb),
+    kalyna("kalyna-128-128-ofb", 16, 16, K::Ofb).with_enc(EncMode::Ofb),
+    kalyna("kalyna-128-256-ofb", 16, 32, K::Ofb).with_enc(EncMode::Ofb),
+    kalyna("kalyna-256-256-ofb", 32, 32, K::Ofb).with_enc(EncMode::Ofb),
+    kalyna("kalyna-256-512-ofb", 32, 64, K::Ofb).with_enc(EncMode::Ofb),
+    kalyna("kalyna-512-512-ofb", 64, 64, K::Ofb).with_enc(EncMode::Ofb),
+    kalyna("kalyna-128-128-xts", 16, 16, K::Xts),
+    kalyna("kalyna-128-256-xts", 16, 32, K::Xts),
+    kalyna("kalyna-256-256-xts", 32, 32, K::Xts),
+    kalyna("kalyna-256-512-xts", 32, 64, K::Xts),
+    kalyna("kalyna-512-512-xts", 64, 64, K::Xts),
+    kalyna("kalyna-128-128-cmac", 16, 16, K::Cmac)
+        .with_digest(kalyna_mac!(kalyna_cmac, Kalyna128_128)),
+    kalyna("kalyna-128-256-cmac", 16, 32, K::Cmac)
+        .with_digest(kalyna_mac!(kalyna_cmac, Kalyna128_256)),
+    kalyna("kalyna-256-256-cmac", 32, 32, K::Cmac)
+        .with_digest(kalyna_mac!(kalyna_cmac, Kalyna256_256)),
+    kalyna("kalyna-256-512-cmac", 32, 64, K::Cmac)
+        .with_digest(kalyna_mac!(kalyna_cmac, Kalyna256_512)),
+    kalyna("kalyna-512-512-cmac", 64, 64, K::Cmac)
+        .with_digest(kalyna_mac!(kalyna_cmac, Kalyna512_512)),
+    kalyna("kalyna-128-128-gmac", 16, 16, K::Gmac)
+        .with_digest(kalyna_mac!(kalyna_gmac, Kalyna128_128)),
+    kalyna("kalyna-128-256-gmac", 16, 32, K::Gmac)
+        .with_digest(kalyna_mac!(kalyna_gmac, Kalyna128_256)),
+    kalyna("kalyna-256-256-gmac", 32, 32, K::Gmac)
+        .with_digest(kalyna_mac!(kalyna_gmac, Kalyna256_256)),
+    kalyna("kalyna-256-512-gmac", 32, 64, K::Gmac)
+        .with_digest(kalyna_mac!(kalyna_gmac, Kalyna256_512)),
+    kalyna("kalyna-512-512-gmac", 64, 64, K::Gmac)
+        .with_digest(kalyna_mac!(kalyna_gmac, Kalyna512_512)),
+    kalyna("kalyna-128-128-gcm", 16, 16, K::Gcm),
+    kalyna("kalyna-128-256-gcm", 16, 32, K::Gcm),
+    kalyna("kalyna-256-256-gcm", 32, 32, K::Gcm),
+    kalyna("kalyna-256-512-gcm", 32, 64, K::Gcm),
+    kalyna("kalyna-512-512-gcm", 64, 64, K::Gcm),
+    kalyna("kalyna-128-128-ccm", 16, 16, K::Ccm),
+    kalyna("kalyna-128-256-ccm", 16, 32, K::Ccm),
+    kalyna("kalyna-256-256-ccm", 32, 32, K::Ccm),
+    kalyna("kalyna-256-512-ccm", 32, 64, K::Ccm),
+    kalyna("kalyna-512-512-ccm", 64, 64, K::Ccm),
+    // GOST 28147-89 with the S-box DKE No. 1 (`shyfr enc` and `shyfr mac` take `-sbox`).
+    gost("gost28147-ecb", SizeRule::blocks(8), ENC_DEC).with_enc(EncMode::Ecb),
+    gost("gost28147-ctr", SizeRule::ANY, ENC_DEC).with_enc(EncMode::Ctr),
+    gost("gost28147-cfb", SizeRule::ANY, ENC_DEC).with_enc(EncMode::Cfb),
+    gost("gost28147-mac", SizeRule::ANY, &[Operation::Mac]).with_digest(Digest::CipherMac {
+        key_len: 32,
+        min_len: 1,
+        max_len: shyfr::mode::gost28147::MAC_LEN,
+        sbox: true,
+        new: digest::gost28147_mac,
+    }),
+    // DES and three-key triple DES (legacy); `shyfr enc` as `openssl enc` (PKCS#7).
+    des("des-ecb", 8),
+    des("des-ede3-ecb", 24).with_enc(EncMode::Ecb),
+    des("des-ede3-cbc", 24).with_enc(EncMode::Cbc),
     hash("sha1", "sha1", su::sha_hash, fixed!(Sha1, 20)),
     hash("sha224", "sha256", su::sha_hash, fixed!(Sha224, 28)),
     hash("sha256", "sha256", su::sha_hash, fixed!(Sha256, 32)),
@@ -395,6 +550,34 @@ pub static ALGORITHMS: &[Algorithm] = &[
         min_key: shyfr::mac::kmac::Kmac256::MIN_KEY_LEN,
         new: digest::kmac256,
     }),
+    // GOST 34.311-95 (DKE No. 1, zero starting value) and HMAC over it, on the GOST
+    // 28147-89 backends.
+    hash(
+        "gost34311",
+        "gost34311",
+        su::gost34311,
+        Digest::SboxHash {
+            len: 32,
+            new: digest::gost34311,
+        },
+    ),
+    row(
+        "hmac-gost34311",
+        "gost34311",
+        32,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::gost34311,
+    )
+    .with_digest(hmac_of!(Gost34311, 32)),
+    // Kupyna (DSTU 7564:2014), its keyed MAC (key as long as the tag) and HMAC over it.
+    hash("kupyna-256", "kupyna", su::kupyna, fixed!(Kupyna256, 32)),
+    hash("kupyna-384", "kupyna", su::kupyna, fixed!(Kupyna384, 48)),
+    hash("kupyna-512", "kupyna", su::kupyna, fixed!(Kupyna512, 64)),
+    kupyna_kmac("kupyna-kmac-256", 32),
+    kupyna_kmac("kupyna-kmac-384", 48),
+    kupyna_kmac("kupyna-kmac-512", 64),
+    hmac("hmac-kupyna-256", "kupyna", hmac_of!(Kupyna256, 32)),
 ];
 
 /// What `shyfr speed` measures when no algorithm is named.
@@ -557,13 +740,104 @@ mod tests {
         ] {
             assert!(is_hash(find(h).unwrap()), "{h}");
         }
-        assert_eq!(ALGORITHMS.iter().filter(|a| is_hash(a)).count(), 13);
-        assert_eq!(ALGORITHMS.iter().filter(|a| is_mac(a)).count(), 13);
-        // ecb cbc cfb cfb8 ofb ctr gcm at three key sizes, xts at two.
-        assert_eq!(ALGORITHMS.iter().filter(|a| is_enc(a)).count(), 23);
-        for a in ALGORITHMS.iter().filter(|a| is_enc(a)) {
-            assert_eq!(a.family, "aes");
+        let sha = |a: &&Algorithm| ["sha1", "sha256", "sha512", "keccak"].contains(&a.family);
+        assert_eq!(
+            ALGORITHMS.iter().filter(sha).filter(|a| is_hash(a)).count(),
+            13
+        );
+        assert_eq!(
+            ALGORITHMS.iter().filter(sha).filter(|a| is_mac(a)).count(),
+            13
+        );
+        for h in ["kupyna-256", "kupyna-384", "kupyna-512"] {
+            assert!(is_hash(find(h).unwrap()), "{h}");
         }
+        for m in [
+            "kupyna-kmac-256",
+            "kupyna-kmac-384",
+            "kupyna-kmac-512",
+            "hmac-kupyna-256",
+        ] {
+            assert!(is_mac(find(m).unwrap()), "{m}");
+        }
+        let kupyna = |a: &&Algorithm| a.family == "kupyna";
+        assert_eq!(
+            ALGORITHMS
+                .iter()
+                .filter(kupyna)
+                .filter(|a| is_hash(a))
+                .count(),
+            3
+        );
+        assert_eq!(
+            ALGORITHMS
+                .iter()
+                .filter(kupyna)
+                .filter(|a| is_mac(a))
+                .count(),
+            4
+        );
+        // ecb cbc cfb cfb8 ofb ctr gcm at three key sizes, xts at two.
+        let aes = |a: &&Algorithm| a.family == "aes";
+        assert_eq!(
+            ALGORITHMS.iter().filter(aes).filter(|a| is_enc(a)).count(),
+            23
+        );
+    }
+
+    #[test]
+    fn national_rows() {
+        let variants = ["128-128", "128-256", "256-256", "256-512", "512-512"];
+        let modes = [
+            "ecb", "ctr", "cbc", "cfb", "ofb", "xts", "cmac", "gmac", "gcm", "ccm",
+        ];
+        for v in variants {
+            for m in modes {
+                let name = format!("kalyna-{v}-{m}");
+                let a = find(&name).unwrap_or_else(|| panic!("{name}"));
+                assert_eq!(a.family, "kalyna");
+                let (block, key, mode) = crate::ciphers::kalyna_name(a.name).unwrap();
+                assert_eq!((mode, key / 8), (m, a.key_len), "{name}");
+                let enc = ["ecb", "ctr", "cbc", "cfb", "ofb"].contains(&m);
+                assert_eq!(is_enc(a), enc, "{name}");
+                assert_eq!(is_mac(a), m == "cmac" || m == "gmac", "{name}");
+                if let Some(Digest::CipherMac {
+                    key_len, max_len, ..
+                }) = a.digest
+                {
+                    assert_eq!((key_len, max_len), (key / 8, block / 8), "{name}");
+                }
+                let whole = m == "ecb" || m == "cbc";
+                assert_eq!(
+                    a.sizes.multiple,
+                    if whole { block / 8 } else { 1 },
+                    "{name}"
+                );
+                let has_decrypt = a.operations.contains(&Operation::Decrypt);
+                assert_eq!(has_decrypt, !is_mac(a), "{name}");
+            }
+        }
+        assert_eq!(
+            ALGORITHMS.iter().filter(|a| a.family == "kalyna").count(),
+            50
+        );
+        for (name, enc, mac) in [
+            ("gost28147-ecb", true, false),
+            ("gost28147-ctr", true, false),
+            ("gost28147-cfb", true, false),
+            ("gost28147-mac", false, true),
+            ("hmac-gost34311", false, true),
+            ("des-ecb", false, false),
+            ("des-ede3-ecb", true, false),
+            ("des-ede3-cbc", true, false),
+        ] {
+            let a = find(name).unwrap();
+            assert_eq!((is_enc(a), is_mac(a)), (enc, mac), "{name}");
+        }
+        assert!(is_hash(find("gost34311").unwrap()));
+        assert!(find("gost34311").unwrap().digest.unwrap().has_sbox());
+        assert!(find("gost28147-mac").unwrap().digest.unwrap().has_sbox());
+        assert!(!find("hmac-gost34311").unwrap().digest.unwrap().has_sbox());
     }
 
     #[test]

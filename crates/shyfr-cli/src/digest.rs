@@ -6,11 +6,22 @@
 //! output: `--length` up to [`MAX_XOF_LEN`] streams in [`PIECE`]-byte pieces. A KMAC tag
 //! encodes its length before the first output byte and the library makes it in one call,
 //! so it is held whole and capped lower, at [`MAX_KMAC_LEN`].
+//!
+//! The national MACs: GOST 34.311-95 as a hash with a selectable S-box
+//! ([`Digest::SboxHash`]), and the MACs over a block cipher with a key of fixed length
+//! ([`Digest::CipherMac`]): DSTU 7624 CMAC and GMAC over each Kalyna variant and the
+//! GOST 28147-89 MAC ("imitovstavka").
 
+use shyfr::gost28147::{Gost28147, Sbox};
+use shyfr::hash::gost34311::Gost34311;
 use shyfr::hash::{Hash, Xof, XofReader};
+use shyfr::kalyna::Backend as KalynaBackend;
 use shyfr::mac::hmac::Hmac;
 use shyfr::mac::kmac::{Kmac128, Kmac256};
+use shyfr::mode::dstu7624::cmac::Cmac as KalynaCmac;
+use shyfr::mode::gost28147::Mac as GostMac;
 
+use crate::ciphers::KalynaVariant;
 use crate::report::CliError;
 
 /// The longest SHAKE output `--length` accepts (1 GiB; streamed, never held whole).
@@ -22,6 +33,12 @@ pub const PIECE: usize = 1 << 14;
 
 /// Makes a KMAC state from (key, customization, tag length).
 pub type NewKmac = fn(&[u8], &[u8], u64) -> Result<Box<dyn Hasher>, shyfr::Error>;
+
+/// Makes a block-cipher MAC state from (key, tag length, S-box); the S-box is used by the
+/// GOST 28147-89 MAC only.
+pub type NewCipherMac = fn(&[u8], usize, &Sbox) -> Result<Box<dyn Hasher>, shyfr::Error>;
+/// Makes a keyed state whose key has one fixed length (an error for another).
+pub type NewFixedKey = fn(&[u8]) -> Result<Box<dyn Hasher>, shyfr::Error>;
 
 /// Where output goes, piece by piece.
 pub type Sink<'a> = dyn FnMut(&[u8]) -> Result<(), CliError> + 'a;
@@ -58,6 +75,16 @@ pub enum Digest {
         /// A state keyed with the key.
         new: fn(&[u8]) -> Box<dyn Hasher>,
     },
+    /// A MAC whose key and tag have fixed lengths (`shyfr mac`): the DSTU 7564 keyed
+    /// Kupyna.
+    FixedKey {
+        /// Tag length in bytes.
+        len: usize,
+        /// Key length in bytes (the only one accepted).
+        key_len: usize,
+        /// A state keyed with the key (an error for a key of another length).
+        new: NewFixedKey,
+    },
     /// KMAC (`shyfr mac`, with `--length` and `--customization`).
     Kmac {
         /// Tag length without `--length`.
@@ -67,12 +94,36 @@ pub enum Digest {
         /// A state keyed with (key, customization) that will produce this many bytes.
         new: NewKmac,
     },
+    /// A hash whose S-box is a parameter (GOST 34.311-95; `shyfr hash --sbox`).
+    SboxHash {
+        /// Output length in bytes.
+        len: usize,
+        /// A fresh state with this S-box.
+        new: fn(&Sbox) -> Box<dyn Hasher>,
+    },
+    /// A MAC over a block cipher (`shyfr mac`): a key of exactly `key_len` bytes, a tag of
+    /// `min_len` to `max_len` bytes (`--length`; `max_len` without it).
+    CipherMac {
+        /// The key length in bytes.
+        key_len: usize,
+        /// The shortest tag.
+        min_len: usize,
+        /// The longest tag, and the default.
+        max_len: usize,
+        /// Whether `--sbox` applies (the GOST 28147-89 MAC).
+        sbox: bool,
+        /// A state keyed with the key, producing a tag of the given length.
+        new: NewCipherMac,
+    },
 }
 
 impl Digest {
     /// Whether `shyfr hash` takes it (unkeyed).
     pub fn is_hash(&self) -> bool {
-        matches!(self, Digest::Hash { .. } | Digest::Xof { .. })
+        matches!(
+            self,
+            Digest::Hash { .. } | Digest::Xof { .. } | Digest::SboxHash { .. }
+        )
     }
 
     /// Whether `shyfr mac` takes it (keyed).
@@ -82,14 +133,32 @@ impl Digest {
 
     /// Whether `--length` applies.
     pub fn has_length(&self) -> bool {
-        matches!(self, Digest::Xof { .. } | Digest::Kmac { .. })
+        match *self {
+            Digest::Xof { .. } | Digest::Kmac { .. } => true,
+            Digest::CipherMac {
+                min_len, max_len, ..
+            } => min_len < max_len,
+            _ => false,
+        }
+    }
+
+    /// Whether `--sbox` applies.
+    pub fn has_sbox(&self) -> bool {
+        matches!(
+            self,
+            Digest::SboxHash { .. } | Digest::CipherMac { sbox: true, .. }
+        )
     }
 
     /// The output length without `--length`.
     pub fn default_len(&self) -> usize {
         match *self {
-            Digest::Hash { len, .. } | Digest::Hmac { len, .. } => len,
+            Digest::Hash { len, .. }
+            | Digest::Hmac { len, .. }
+            | Digest::SboxHash { len, .. }
+            | Digest::FixedKey { len, .. } => len,
             Digest::Xof { default_len, .. } | Digest::Kmac { default_len, .. } => default_len,
+            Digest::CipherMac { max_len, .. } => max_len,
         }
     }
 
@@ -97,6 +166,9 @@ impl Digest {
     pub fn length_range(&self) -> (u64, u64) {
         match self {
             Digest::Kmac { .. } => (shyfr::mac::kmac::MIN_TAG_LEN as u64, MAX_KMAC_LEN),
+            Digest::CipherMac {
+                min_len, max_len, ..
+            } => (*min_len as u64, *max_len as u64),
             _ => (1, MAX_XOF_LEN),
         }
     }
@@ -164,6 +236,25 @@ pub fn hmac<H: Hash + Send + 'static>(key: &[u8]) -> Box<dyn Hasher> {
     Box::new(HmacOf(Hmac::<H>::new(key)))
 }
 
+struct KupynaKmacOf(shyfr::mac::kupyna_kmac::KupynaKmac);
+
+impl Hasher for KupynaKmacOf {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn finish(self: Box<Self>, sink: &mut Sink<'_>) -> Result<(), CliError> {
+        sink(self.0.finalize().as_ref())
+    }
+}
+
+/// The DSTU 7564 keyed Kupyna with `key` (32, 48 or 64 bytes; a [`Digest::FixedKey`]
+/// constructor).
+pub fn kupyna_kmac(key: &[u8]) -> Result<Box<dyn Hasher>, shyfr::Error> {
+    Ok(Box::new(KupynaKmacOf(
+        shyfr::mac::kupyna_kmac::KupynaKmac::new(key)?,
+    )))
+}
+
 /// A KMAC state and its tag length.
 enum KmacOf {
     K128(Kmac128, usize),
@@ -221,6 +312,87 @@ pub fn kmac256(key: &[u8], custom: &[u8], len: u64) -> Result<Box<dyn Hasher>, s
     Ok(Box::new(KmacOf::K256(Kmac256::new(key, custom)?, n)))
 }
 
+/// A fresh GOST 34.311-95 state with `sbox` and a zero starting value (a
+/// [`Digest::SboxHash`] constructor).
+pub fn gost34311(sbox: &Sbox) -> Box<dyn Hasher> {
+    Box::new(Fixed(Gost34311::with_params(sbox, &[0; 32])))
+}
+
+/// A DSTU 7624 CMAC state and its tag length.
+struct Dstu7624Cmac<K: KalynaVariant>(KalynaCmac<K>);
+
+impl<K: KalynaVariant> Hasher for Dstu7624Cmac<K> {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn finish(self: Box<Self>, sink: &mut Sink<'_>) -> Result<(), CliError> {
+        sink(self.0.finalize().as_bytes())
+    }
+}
+
+/// DSTU 7624 CMAC over the Kalyna variant `K` with a `len`-byte tag (a
+/// [`Digest::CipherMac`] constructor).
+pub fn kalyna_cmac<K: KalynaVariant>(
+    key: &[u8],
+    len: usize,
+    _sbox: &Sbox,
+) -> Result<Box<dyn Hasher>, shyfr::Error> {
+    let k = K::with_backend_slice(key, KalynaBackend::best())?;
+    Ok(Box::new(Dstu7624Cmac(KalynaCmac::new(k, len)?)))
+}
+
+/// A DSTU 7624 GMAC state.
+struct Dstu7624Gmac<K: KalynaVariant>(shyfr::aead::dstu7624::gcm::Gmac<K>);
+
+impl<K: KalynaVariant> Hasher for Dstu7624Gmac<K> {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn finish(self: Box<Self>, sink: &mut Sink<'_>) -> Result<(), CliError> {
+        sink(self.0.finalize().as_bytes())
+    }
+}
+
+/// DSTU 7624 GMAC over the Kalyna variant `K` with a `len`-byte tag (a
+/// [`Digest::CipherMac`] constructor).
+pub fn kalyna_gmac<K: KalynaVariant>(
+    key: &[u8],
+    len: usize,
+    _sbox: &Sbox,
+) -> Result<Box<dyn Hasher>, shyfr::Error> {
+    let k = K::with_backend_slice(key, KalynaBackend::best())?;
+    Ok(Box::new(Dstu7624Gmac(
+        shyfr::aead::dstu7624::gcm::Gmac::new(k, len)?,
+    )))
+}
+
+/// A GOST 28147-89 MAC state and its tag length.
+struct Gost28147Mac(GostMac<Gost28147>, usize);
+
+impl Hasher for Gost28147Mac {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn finish(self: Box<Self>, sink: &mut Sink<'_>) -> Result<(), CliError> {
+        let mut tag = [0u8; shyfr::mode::gost28147::MAC_LEN];
+        let n = self.1;
+        self.0
+            .finalize_truncated(&mut tag[..n])
+            .map_err(|e| CliError::Failure(format!("gost28147-mac: {e}")))?;
+        sink(&tag[..n])
+    }
+}
+
+/// The GOST 28147-89 MAC with `sbox` and a `len`-byte tag (1 to 4; a
+/// [`Digest::CipherMac`] constructor).
+pub fn gost28147_mac(key: &[u8], len: usize, sbox: &Sbox) -> Result<Box<dyn Hasher>, shyfr::Error> {
+    if len == 0 || len > shyfr::mode::gost28147::MAC_LEN {
+        return Err(shyfr::Error::InvalidTagLength { got: len });
+    }
+    let c = Gost28147::new_from_slice(key, sbox)?;
+    Ok(Box::new(Gost28147Mac(GostMac::new(c), len)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,6 +426,28 @@ mod tests {
             x.finalize_xof().read(&mut want);
             assert_eq!(got, want, "{len}");
         }
+    }
+
+    #[test]
+    fn cipher_macs_check_keys_and_lengths() {
+        use shyfr::kalyna::{Kalyna128_128, Kalyna512_512};
+        let dke = Sbox::DKE1;
+        assert!(kalyna_cmac::<Kalyna128_128>(&[0; 32], 16, &dke).is_err());
+        assert!(kalyna_cmac::<Kalyna128_128>(&[0; 16], 7, &dke).is_err());
+        assert!(kalyna_gmac::<Kalyna512_512>(&[0; 64], 65, &dke).is_err());
+        assert!(gost28147_mac(&[0; 31], 4, &dke).is_err());
+        assert!(gost28147_mac(&[0; 32], 0, &dke).is_err());
+        assert!(gost28147_mac(&[0; 32], 5, &dke).is_err());
+        // DSTU 7624:2014 CMAC example (testdata/kalyna/cmac.json, vector 1), in two pieces.
+        let key: Vec<u8> = (0..16).collect();
+        let msg: Vec<u8> = (0x20..0x50).collect();
+        let mut m = kalyna_cmac::<Kalyna128_128>(&key, 16, &dke).unwrap();
+        m.update(&msg[..5]);
+        m.update(&msg[5..]);
+        assert_eq!(hex::encode(collect(m)), "123b4eab8e63ecf3e645a99c1115e241");
+        let mut g = gost28147_mac(&[1; 32], 2, &dke).unwrap();
+        g.update(b"abc");
+        assert_eq!(collect(g).len(), 2);
     }
 
     #[test]

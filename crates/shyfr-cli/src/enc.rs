@@ -1,4 +1,5 @@
-//! `shyfr enc`: raw-key AES encryption, byte-compatible with `openssl enc -K HEX -iv HEX`.
+//! `shyfr enc`: raw-key encryption with AES, Kalyna (DSTU 7624:2014), GOST 28147-89 and
+//! triple DES; for AES and triple DES byte-compatible with `openssl enc -K HEX -iv HEX`.
 //!
 //! OpenSSL's options are single-dash long flags (`-aes-256-cbc`, `-K`, `-iv`, `-in`), which
 //! clap cannot express, so clap hands this subcommand its arguments untouched and
@@ -17,7 +18,21 @@
 //! * `-a` / `-base64` (and `-A` for one line) as in OpenSSL; decoding accepts any line
 //!   length and refuses what is not base64 (OpenSSL silently outputs nothing for either).
 //!
-//! Every other mode streams: the input is read in chunks and memory use does not grow with
+//! Besides AES: triple DES, `-des-ede3-cbc` and `-des-ede3-ecb` (three keys, PKCS#7), as
+//! `openssl enc` runs them; and the Ukrainian standards, which `openssl enc` lacks:
+//! * Kalyna, `-kalyna-BLOCK-KEY-MODE` for the five variants (128-128, 128-256, 256-256,
+//!   256-512, 512-512) in ECB, CBC, OFB and the DSTU 7624 modes CTR (the gamma: counter
+//!   from `E(IV)`, little-endian) and CFB (full-block segments, or `-segment BYTES`); the IV
+//!   is one block. ECB and CBC pad with the standard's 0x80 00.. (ISO/IEC 7816-4), always,
+//!   so that decryption can remove it: the standard pads only a partial last block, so for
+//!   data of whole blocks its examples are those of `-nopad`.
+//! * GOST 28147-89, `-gost28147-ecb` (simple replacement; PKCS#7 padding, as OpenSSL pads,
+//!   since the standard defines none), `-gost28147-ctr` (the gamma) and `-gost28147-cfb`
+//!   (gamma with feedback), with an 8-byte IV and `-sbox dke1|test|FILE` (DKE No. 1 by
+//!   default; a file that is not a table is a usage error, one that cannot be read a
+//!   failure).
+//!
+//! Every mode but AES-GCM and AES-XTS streams: the input is read in chunks and memory use does not grow with
 //! its size. `-out FILE` is written atomically ([`crate::output`]): on any failure (a bad
 //! padding at the very end, a bad tag, an I/O error) FILE is left as it was, never emptied
 //! or partly written, and `-out` naming the input file is refused. On standard output a
@@ -34,16 +49,20 @@ use std::path::Path;
 use base64::Engine as _;
 
 use shyfr::aead::gcm::AesGcm;
+use shyfr::des::Tdes;
+use shyfr::gost28147::{Gost28147, Sbox};
 use shyfr::mode::cbc::{CbcDecryptor, CbcEncryptor};
 use shyfr::mode::cfb::{CfbDecryptor, CfbEncryptor, Segment};
 use shyfr::mode::ctr::Ctr;
 use shyfr::mode::ecb::Ecb;
 use shyfr::mode::ofb::Ofb;
 use shyfr::mode::xts::Xts;
+use shyfr::mode::BlockModes;
 use shyfr::pad::Padding;
 use shyfr::{Aes, BlockCipher, Error};
 
 use crate::algorithms;
+use crate::ciphers::{self, KalynaVariant};
 use crate::output::{self, Output};
 use crate::report::{self, io_text, shown, CliError};
 use crate::stdio;
@@ -53,18 +72,21 @@ use crate::stdio;
 const CHUNK: usize = 4 * shyfr::mode::PARALLEL_MIN_LEN;
 /// AES block length.
 const BLOCK: usize = 16;
+/// The longest block (Kalyna-512): a streamed update or finish writes at most two blocks
+/// more than its input.
+const MAX_BLOCK: usize = 64;
 /// GCM tag length (appended to the ciphertext).
 const TAG_LEN: usize = 16;
 /// The longest GCM input to decrypt: the longest GCM message (2^36 - 32 bytes, SP 800-38D)
 /// and its tag.
 const GCM_MAX_SEALED: u64 = (1 << 36) - 32 + TAG_LEN as u64;
 
-/// Encrypt or decrypt with AES and a raw key, like `openssl enc` (`shyfr enc -help`).
+/// Encrypt or decrypt with a raw key, like `openssl enc` (`shyfr enc -help`).
 #[derive(clap::Args, Debug)]
 #[command(disable_help_flag = true)]
 pub struct EncArgs {
     /// OpenSSL-style options: -aes-256-cbc -K HEX -iv HEX [-d] [-nopad] [-a] [-aad HEX]
-    /// [-in FILE] [-out FILE]; `shyfr enc -help` lists them all.
+    /// [-sbox S] [-segment N] [-in FILE] [-out FILE]; `shyfr enc -help` lists them all.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
     #[arg(value_parser = clap::value_parser!(std::ffi::OsString))]
     args: Vec<std::ffi::OsString>,
@@ -73,11 +95,12 @@ pub struct EncArgs {
 /// The help text for `shyfr enc -help`.
 const HELP: &str = "\
 Usage: shyfr enc -CIPHER -K HEX [-iv HEX] [-e | -d] [-nopad] [-a [-A]] [-aad HEX]
-                 [-in FILE] [-out FILE]
+                 [-sbox dke1|test|FILE] [-segment BYTES] [-in FILE] [-out FILE]
        shyfr enc -list
 
-Encrypt or decrypt with AES and a raw key; byte-compatible with `openssl enc` for the same
-options (the -K/-iv form: no passwords, no salt).
+Encrypt or decrypt with a raw key: AES and triple DES byte-compatible with `openssl enc` for
+the same options (the -K/-iv form: no passwords, no salt), and the Ukrainian standards
+Kalyna (DSTU 7624:2014) and GOST 28147-89.
 
 Ciphers:
   -aes-128-ecb  -aes-192-ecb  -aes-256-ecb    PKCS#7 padding unless -nopad; no -iv
@@ -91,19 +114,41 @@ Ciphers:
                                               plaintext is written unless it verifies
   -aes-128-xts  -aes-256-xts                  the whole input is one data unit (read into
                                               memory, at least 16 bytes); -iv is the tweak
+  -kalyna-B-K-ecb -kalyna-B-K-cbc             Kalyna, B-K one of 128-128 128-256 256-256
+                                              256-512 512-512 (block and key bits);
+                                              padding 0x80 00.. (the standard's) unless
+                                              -nopad; no -iv for ecb
+  -kalyna-B-K-ctr                             the DSTU 7624 gamma (counter from E(IV))
+  -kalyna-B-K-cfb                             DSTU 7624 CFB, full blocks or -segment
+  -kalyna-B-K-ofb
+  -gost28147-ecb                              GOST 28147-89 simple replacement, PKCS#7
+                                              padding unless -nopad; no -iv
+  -gost28147-ctr                              the gamma (counter mode)
+  -gost28147-cfb                              gamma with feedback
+  -des-ede3-ecb -des-ede3-cbc                 triple DES, three keys (legacy), PKCS#7
+                                              padding unless -nopad
 
 Options:
   -e            encrypt (the default)
   -d            decrypt
-  -K HEX        the key, exactly 32/48/64 hex digits for AES-128/192/256 (XTS: twice that,
-                K1 || K2). Unlike OpenSSL, a short key is NOT padded with zeros: it is refused.
-  -iv HEX       the IV, exactly 32 hex digits (GCM: the nonce, any non-empty length,
-                12 bytes = 24 hex digits recommended; XTS: the 16-byte tweak). Not padded.
-  -nopad        no PKCS#7 padding (ecb, cbc): the input must then be whole 16-byte blocks
+  -K HEX        the key, exactly the cipher's length in hex digits: 32/48/64 for
+                AES-128/192/256 (XTS: twice that, K1 || K2), 32/64/128 for Kalyna keys of
+                128/256/512 bits, 64 for GOST 28147-89, 48 for triple DES. Unlike OpenSSL,
+                a short key is NOT padded with zeros: it is refused.
+  -iv HEX       the IV, exactly one block: 32 hex digits for AES, 32/64/128 for Kalyna
+                blocks of 128/256/512 bits, 16 for GOST 28147-89 and triple DES (GCM: the
+                nonce, any non-empty length, 12 bytes = 24 hex digits recommended; XTS: the
+                16-byte tweak). Not padded.
+  -nopad        no padding (ecb, cbc): the input must then be whole blocks
   -a, -base64   base64: encrypting, write it (64 characters a line, as OpenSSL); decrypting,
                 read it (any line length; anything else than base64 is an error)
   -A            with -a: write the base64 on one line
   -aad HEX      GCM only: additional authenticated data
+  -sbox S       GOST 28147-89 only: the S-box, dke1 (DKE No. 1, the default), test (the
+                test S-box of GOST 34.311-95), or a FILE holding the table: 64 bytes packed
+                (two nibbles a byte, high first) or 128 bytes (one nibble a byte), row K1
+                first, raw or as hex digits
+  -segment N    Kalyna CFB only: the segment in bytes, 1 to the block (default the block)
   -in FILE      read from FILE (default: standard input)
   -out FILE     write to FILE (default: standard output). FILE is written atomically: on
                 any failure it is left as it was; it may not be the -in file. A new FILE
@@ -119,17 +164,18 @@ Exit status: 0 success; 1 failure (bad decrypt, bad tag, not whole blocks, not b
 /// [`ALGORITHMS`](crate::algorithms::ALGORITHMS)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// ECB, PKCS#7 padding unless `-nopad`.
+    /// ECB, padded unless `-nopad` (PKCS#7; Kalyna: the DSTU 7624 0x80 00..).
     Ecb,
-    /// CBC, PKCS#7 padding unless `-nopad`.
+    /// CBC, padded unless `-nopad` (as ECB).
     Cbc,
-    /// CFB-128.
+    /// CFB-128 (Kalyna: DSTU 7624 CFB; GOST 28147-89: gamma with feedback).
     Cfb,
     /// CFB-8.
     Cfb8,
     /// OFB.
     Ofb,
-    /// CTR with a 128-bit big-endian counter that wraps.
+    /// CTR, AES with a 128-bit big-endian counter that wraps (Kalyna and GOST 28147-89:
+    /// their standards' gammas).
     Ctr,
     /// GCM, the tag appended.
     Gcm,
@@ -141,8 +187,39 @@ impl Mode {
     fn takes_iv(self) -> bool {
         self != Mode::Ecb
     }
-    fn pads(self) -> bool {
-        matches!(self, Mode::Ecb | Mode::Cbc)
+}
+
+/// The cipher of an `enc` row (from the row's family).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cipher {
+    Aes,
+    /// Kalyna with `block` and `key` bits.
+    Kalyna {
+        block: usize,
+        key: usize,
+    },
+    Gost28147,
+    /// Triple DES, three keys.
+    Tdes,
+}
+
+impl Cipher {
+    /// The block length in bytes.
+    fn block_len(self) -> usize {
+        match self {
+            Cipher::Aes => BLOCK,
+            Cipher::Kalyna { block, .. } => block / 8,
+            Cipher::Gost28147 | Cipher::Tdes => 8,
+        }
+    }
+
+    /// The padding of ECB and CBC without `-nopad`: DSTU 7624's 0x80 00.. for Kalyna,
+    /// PKCS#7 (OpenSSL's) for the others.
+    fn padding(self) -> Padding {
+        match self {
+            Cipher::Kalyna { .. } => Padding::Iso7816,
+            _ => Padding::Pkcs7,
+        }
     }
 }
 
@@ -152,13 +229,18 @@ struct Options {
     /// `-aes-256-cbc` and so on, as given.
     name: String,
     mode: Mode,
-    /// AES key length in bytes (16, 24, 32).
-    aes_key_len: usize,
+    cipher: Cipher,
+    /// The cipher's key length in bytes (one XTS key).
+    cipher_key_len: usize,
     decrypt: bool,
     nopad: bool,
     key: Vec<u8>,
     iv: Vec<u8>,
     aad: Vec<u8>,
+    /// `-sbox` (GOST 28147-89 only; DKE No. 1 without it).
+    sbox: Sbox,
+    /// `-segment` (Kalyna CFB only; the block without it).
+    segment: usize,
     /// `-a`: base64 output (encrypting) or input (decrypting).
     base64: bool,
     /// `-A`: base64 on one line.
@@ -177,9 +259,9 @@ fn cipher_list() -> String {
         .join(" ")
 }
 
-/// `-aes-256-cbc` -> (mode, AES key length in bytes), from the table (`cfb128` is another
-/// name for `cfb`, as in OpenSSL).
-fn cipher_by_name(arg: &str) -> Option<(Mode, usize)> {
+/// `-aes-256-cbc` -> (mode, cipher, the cipher's key length in bytes), from the table
+/// (`cfb128` is another name for `cfb`, as in OpenSSL).
+fn cipher_by_name(arg: &str) -> Option<(Mode, Cipher, usize)> {
     let name = arg.strip_prefix('-')?;
     let name = match name.strip_suffix("-cfb128") {
         Some(base) => format!("{base}-cfb"),
@@ -187,12 +269,30 @@ fn cipher_by_name(arg: &str) -> Option<(Mode, usize)> {
     };
     let row = algorithms::find(&name).filter(|a| a.name == name)?;
     let mode = row.enc?;
+    let cipher = match row.family {
+        "aes" => Cipher::Aes,
+        "kalyna" => {
+            let (block, key, _) = ciphers::kalyna_name(row.name)?;
+            Cipher::Kalyna { block, key }
+        }
+        "gost28147" => Cipher::Gost28147,
+        "des" => Cipher::Tdes,
+        _ => return None,
+    };
     let klen = if mode == Mode::Xts {
         row.key_len / 2
     } else {
         row.key_len
     };
-    Some((mode, klen))
+    Some((mode, cipher, klen))
+}
+
+/// Whether `arg` looks like a cipher name (for "unknown cipher" rather than "unknown
+/// option").
+fn looks_like_cipher(arg: &str) -> bool {
+    ["-aes", "-kalyna", "-gost", "-des"]
+        .iter()
+        .any(|p| arg.starts_with(p))
 }
 
 fn usage(msg: impl Into<String>) -> CliError {
@@ -251,9 +351,10 @@ pub fn check(args: &EncArgs) -> Result<(), CliError> {
 
 /// Reads OpenSSL-style arguments.
 fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, CliError> {
-    let mut cipher: Option<(String, Mode, usize)> = None;
+    let mut cipher: Option<(String, Mode, Cipher, usize)> = None;
     let (mut decrypt, mut nopad, mut base64, mut one_line) = (false, false, false, false);
     let (mut key, mut iv, mut aad) = (None, None, None);
+    let (mut sbox, mut segment) = (None, None);
     let (mut input, mut output) = (None, None);
     let text = |a: &std::ffi::OsString| -> Result<String, CliError> {
         a.to_str().map(String::from).ok_or_else(|| {
@@ -270,7 +371,7 @@ fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, CliError> {
                 .cloned()
                 .ok_or_else(|| usage(format!("{name} needs a value (shyfr enc -help)")))
         };
-        // -in and -out take any file name; every other option is text.
+        // -in, -out and -sbox take any file name; every other option is text.
         let a = text(a)?;
         match a.as_str() {
             "-help" | "--help" | "-h" => return Ok(Parsed::Help),
@@ -283,6 +384,8 @@ fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, CliError> {
             "-K" => key = Some(text(&value("-K")?)?),
             "-iv" => iv = Some(text(&value("-iv")?)?),
             "-aad" => aad = Some(text(&value("-aad")?)?),
+            "-sbox" => sbox = Some(value("-sbox")?),
+            "-segment" => segment = Some(text(&value("-segment")?)?),
             "-in" => input = Some(value("-in")?),
             "-out" => output = Some(value("-out")?),
             // Applied before `run` (see `cpu_flag`); only its value is skipped here.
@@ -295,8 +398,8 @@ fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, CliError> {
                     "{a}: password-based keys are not supported; give the key with -K HEX"
                 )))
             }
-            s if s.starts_with("-aes") => {
-                let (mode, klen) = cipher_by_name(s).ok_or_else(|| {
+            s if looks_like_cipher(s) => {
+                let (mode, c, klen) = cipher_by_name(s).ok_or_else(|| {
                     usage(format!(
                         "unknown cipher {s} (shyfr enc -list names the ciphers)"
                     ))
@@ -304,7 +407,7 @@ fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, CliError> {
                 if cipher.is_some() {
                     return Err(usage(format!("{s}: only one cipher may be given")));
                 }
-                cipher = Some((s.to_string(), mode, klen));
+                cipher = Some((s.to_string(), mode, c, klen));
             }
             s => {
                 return Err(usage(format!(
@@ -317,9 +420,10 @@ fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, CliError> {
     if one_line && !base64 {
         return Err(usage("-A applies with -a (base64) only"));
     }
-    let (name, mode, klen) = cipher.ok_or_else(|| {
+    let (name, mode, c, klen) = cipher.ok_or_else(|| {
         usage("no cipher given, e.g. -aes-256-cbc (shyfr enc -list names the ciphers)")
     })?;
+    let block = c.block_len();
     let key_len = if mode == Mode::Xts { 2 * klen } else { klen };
     let key = key.ok_or_else(|| {
         usage(format!(
@@ -353,15 +457,15 @@ fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, CliError> {
         (_, Some(v)) => parse_hex(
             "-iv",
             &v,
-            Some(BLOCK),
-            &format!("{name} takes a 16-byte IV"),
+            Some(block),
+            &format!("{name} takes a {block}-byte IV"),
         )?,
         (m, None) => {
             debug_assert!(m.takes_iv());
             let what = if m == Mode::Gcm {
-                "a nonce (24 hex digits recommended)"
+                "a nonce (24 hex digits recommended)".to_string()
             } else {
-                "an IV of 32 hex digits"
+                format!("an IV of {} hex digits", 2 * block)
             };
             return Err(usage(format!("{name} needs -iv with {what}")));
         }
@@ -374,15 +478,43 @@ fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, CliError> {
         Some(v) if v.is_empty() => Vec::new(),
         Some(v) => parse_hex("-aad", &v, None, "additional authenticated data")?,
     };
+    let segment = match segment {
+        None => block,
+        Some(_) if !(matches!(c, Cipher::Kalyna { .. }) && mode == Mode::Cfb) => {
+            return Err(usage(format!(
+                "-segment is only for the Kalyna CFB ciphers, not {name}"
+            )))
+        }
+        Some(v) => match v.trim().parse::<usize>() {
+            Ok(n) if (1..=block).contains(&n) => n,
+            _ => {
+                return Err(usage(format!(
+                    "-segment {v}: {name} takes a segment of 1 to {block} bytes"
+                )))
+            }
+        },
+    };
+    let sbox = match sbox {
+        None => Sbox::DKE1,
+        Some(_) if c != Cipher::Gost28147 => {
+            return Err(usage(format!(
+                "-sbox is only for the GOST 28147-89 ciphers, not {name}"
+            )))
+        }
+        Some(v) => ciphers::sbox_arg("-sbox", &v)?,
+    };
     Ok(Parsed::Run(Box::new(Options {
         name,
         mode,
-        aes_key_len: klen,
+        cipher: c,
+        cipher_key_len: klen,
         decrypt,
         nopad,
         key,
         iv,
         aad,
+        sbox,
+        segment,
         base64,
         one_line,
         input,
@@ -403,8 +535,9 @@ fn crypt_error(o: &Options, e: Error) -> CliError {
             fail("bad decrypt: the GCM tag does not verify (wrong key, nonce, AAD or corrupt input); nothing written")
         }
         Error::NotWholeBlocks { len, .. } => fail(format!(
-            "{}: input is not a whole number of 16-byte blocks ({len} bytes left over){}",
+            "{}: input is not a whole number of {}-byte blocks ({len} bytes left over){}",
             o.name,
+            o.cipher.block_len(),
             if o.nopad { " with -nopad" } else { "" }
         )),
         e => fail(format!("{}: {e}", o.name)),
@@ -439,184 +572,319 @@ thread_local! {
 }
 
 /// A streaming en/decryption: `update` any bytes, `finish` once.
-enum Stream {
-    CbcEnc(CbcEncryptor<Aes>),
-    CbcDec(CbcDecryptor<Aes>),
-    /// ECB has no streaming type in the library: whole blocks go straight through and the
-    /// rest (or, decrypting with padding, the last block) waits in `carry`.
-    Ecb {
-        ecb: Ecb<Aes>,
-        decrypt: bool,
-        padding: Padding,
-        carry: Vec<u8>,
-    },
-    CfbEnc(CfbEncryptor<Aes>),
-    CfbDec(CfbDecryptor<Aes>),
-    Ofb(Ofb<Aes>),
-    /// The library refuses to let a counter wrap; OpenSSL wraps the 128-bit counter to 0,
-    /// so at the wrap a fresh `Ctr` from the all-zero counter block takes over.
-    Ctr {
-        ctr: Ctr<Aes>,
-        /// The key for the `Ctr` after the wrap (boxed: a keyed `Aes` is large).
-        aes: Box<Aes>,
-        iv: u128,
-    },
+trait Streamer {
+    /// Processes `input`; the output for it (possibly less or more, for block modes) is in
+    /// `out[..returned]`. `out` holds at least `input.len() + 2 * MAX_BLOCK` bytes.
+    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error>;
+    /// Ends the message: the last output (at most `2 * MAX_BLOCK` bytes) goes to `out`.
+    fn finish(self: Box<Self>, out: &mut [u8]) -> Result<usize, Error>;
 }
 
-impl Stream {
-    fn new(o: &Options, aes: Aes) -> Result<Self, Error> {
-        let padding = if o.nopad || !o.mode.pads() {
-            Padding::None
+/// A mode whose output is its input's length, call by call: `f(input, output)`.
+struct Flat<F>(F);
+
+impl<F: FnMut(&[u8], &mut [u8]) -> Result<(), Error>> Streamer for Flat<F> {
+    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        (self.0)(input, &mut out[..input.len()])?;
+        Ok(input.len())
+    }
+    fn finish(self: Box<Self>, _out: &mut [u8]) -> Result<usize, Error> {
+        Ok(0)
+    }
+}
+
+fn flat(f: impl FnMut(&[u8], &mut [u8]) -> Result<(), Error> + 'static) -> Box<dyn Streamer> {
+    Box::new(Flat(f))
+}
+
+/// The padded block modes over any cipher.
+enum Padded<C: BlockModes + Sync> {
+    CbcEnc(CbcEncryptor<C>),
+    CbcDec(CbcDecryptor<C>),
+    Ecb(EcbStream<C>),
+}
+
+/// ECB has no streaming type in the library: whole blocks go straight through and the rest
+/// (or, decrypting with padding, the last block) waits in `carry`, wiped on drop.
+struct EcbStream<C: BlockCipher + Sync> {
+    ecb: Ecb<C>,
+    decrypt: bool,
+    padding: Padding,
+    carry: Vec<u8>,
+}
+
+impl<C: BlockCipher + Sync> Drop for EcbStream<C> {
+    fn drop(&mut self) {
+        zeroize_vec(&mut self.carry);
+    }
+}
+
+impl<C: BlockCipher + Sync> EcbStream<C> {
+    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let block = C::BLOCK_LEN;
+        self.carry.extend_from_slice(input);
+        let total = self.carry.len();
+        let mut n = total - total % block;
+        if self.decrypt && self.padding != Padding::None && n == total && n > 0 {
+            n -= block; // the last block may be padding
+        }
+        let out = &mut out[..n];
+        if self.decrypt {
+            self.ecb.decrypt_to(&self.carry[..n], out)?;
         } else {
-            Padding::Pkcs7
-        };
-        let seg = if o.mode == Mode::Cfb8 {
-            Segment::Byte
-        } else {
-            Segment::Block
-        };
-        Ok(match (o.mode, o.decrypt) {
-            (Mode::Cbc, false) => Stream::CbcEnc(CbcEncryptor::new(aes, &o.iv, padding)?),
-            (Mode::Cbc, true) => Stream::CbcDec(CbcDecryptor::new(aes, &o.iv, padding)?),
-            (Mode::Ecb, decrypt) => Stream::Ecb {
-                ecb: Ecb::new(aes),
-                decrypt,
-                padding,
-                carry: Vec::with_capacity(CHUNK + 2 * BLOCK),
-            },
-            (Mode::Cfb | Mode::Cfb8, false) => {
-                Stream::CfbEnc(CfbEncryptor::with_segment(aes, &o.iv, seg)?)
-            }
-            (Mode::Cfb | Mode::Cfb8, true) => {
-                Stream::CfbDec(CfbDecryptor::with_segment(aes, &o.iv, seg)?)
-            }
-            (Mode::Ofb, _) => Stream::Ofb(Ofb::new(aes, &o.iv)?),
-            (Mode::Ctr, _) => Stream::Ctr {
-                ctr: Ctr::new(aes.clone(), &o.iv)?,
-                aes: Box::new(aes),
-                iv: u128::from_be_bytes(o.iv[..].try_into().map_err(|_| {
-                    Error::InvalidParameter {
-                        what: "ctr iv length",
-                    }
-                })?),
-            },
-            (Mode::Gcm | Mode::Xts, _) => {
-                return Err(Error::InvalidParameter {
-                    what: "not a streaming mode",
-                })
-            }
-        })
+            self.ecb.encrypt_to(&self.carry[..n], out)?;
+        }
+        self.carry.drain(..n);
+        Ok(n)
     }
 
-    /// Processes `input`; the output for it (possibly less or more, for block modes) is in
-    /// `out[..returned]`. `out` holds at least `input.len() + 2 * BLOCK` bytes.
+    fn finish(&mut self, out: &mut [u8]) -> Result<usize, Error> {
+        let block = C::BLOCK_LEN;
+        let len = self.carry.len();
+        if !self.decrypt {
+            self.carry.resize(len + block, 0);
+            let n = self.padding.pad(&mut self.carry, len, block)?.len();
+            self.ecb.encrypt_to(&self.carry[..n], &mut out[..n])?;
+            return Ok(n);
+        }
+        if self.padding == Padding::None {
+            if len != 0 {
+                return Err(Error::NotWholeBlocks { len, block });
+            }
+            return Ok(0);
+        }
+        if len != block {
+            return Err(if len == 0 {
+                Error::BadPadding
+            } else {
+                Error::NotWholeBlocks { len, block }
+            });
+        }
+        self.ecb.decrypt(&mut self.carry)?;
+        let m = self.padding.message_len(&self.carry, block)?;
+        out[..m].copy_from_slice(&self.carry[..m]);
+        Ok(m)
+    }
+}
+
+impl<C: BlockModes + Sync> Streamer for Padded<C> {
     fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
         match self {
-            Stream::CbcEnc(s) => s.update_to(input, out),
-            Stream::CbcDec(s) => s.update_to(input, out),
-            Stream::Ecb {
-                ecb,
-                decrypt,
-                padding,
-                carry,
-            } => {
-                carry.extend_from_slice(input);
-                let total = carry.len();
-                let mut n = total - total % BLOCK;
-                if *decrypt && *padding != Padding::None && n == total && n > 0 {
-                    n -= BLOCK; // the last block may be padding
-                }
-                let out = &mut out[..n];
-                if *decrypt {
-                    ecb.decrypt_to(&carry[..n], out)?;
-                } else {
-                    ecb.encrypt_to(&carry[..n], out)?;
-                }
-                carry.drain(..n);
-                Ok(n)
-            }
-            Stream::CfbEnc(s) => s
-                .update_to(input, &mut out[..input.len()])
-                .map(|()| input.len()),
-            Stream::CfbDec(s) => s
-                .update_to(input, &mut out[..input.len()])
-                .map(|()| input.len()),
-            Stream::Ofb(s) => s
-                .apply_keystream_to(input, &mut out[..input.len()])
-                .map(|()| input.len()),
-            Stream::Ctr { ctr, aes, iv } => {
-                let out = &mut out[..input.len()];
-                match ctr.apply_keystream_to(input, out) {
-                    Err(Error::TooLong { .. }) => {
-                        // Keystream bytes left before the counter passes 2^128 - 1.
-                        let blocks_left = (!*iv).wrapping_add(1);
-                        let left = blocks_left
-                            .checked_mul(BLOCK as u128)
-                            .and_then(|b| b.checked_sub(ctr.position()))
-                            .and_then(|b| usize::try_from(b).ok())
-                            .filter(|&b| b < input.len())
-                            .ok_or(Error::TooLong {
-                                what: "ctr keystream",
-                            })?;
-                        ctr.apply_keystream_to(&input[..left], &mut out[..left])?;
-                        *ctr = Ctr::new(Aes::clone(aes), &[0; BLOCK])?;
-                        *iv = 0;
-                        ctr.apply_keystream_to(&input[left..], &mut out[left..])?;
-                    }
-                    r => r?,
-                }
-                Ok(input.len())
-            }
+            Padded::CbcEnc(s) => s.update_to(input, out),
+            Padded::CbcDec(s) => s.update_to(input, out),
+            Padded::Ecb(s) => s.update(input, out),
         }
     }
 
-    /// Ends the message: the last output (at most `2 * BLOCK` bytes) goes to `out`.
-    fn finish(self, out: &mut [u8]) -> Result<usize, Error> {
-        match self {
-            Stream::CbcEnc(s) => s.finalize_to(out),
-            Stream::CbcDec(s) => s.finalize_to(out),
-            Stream::Ecb {
-                ecb,
-                decrypt,
-                padding,
-                mut carry,
-            } => {
-                let len = carry.len();
-                let r = if decrypt {
-                    if padding == Padding::None {
-                        if len != 0 {
-                            return Err(Error::NotWholeBlocks { len, block: BLOCK });
-                        }
-                        Ok(0)
-                    } else if len != BLOCK {
-                        Err(if len == 0 {
-                            Error::BadPadding
-                        } else {
-                            Error::NotWholeBlocks { len, block: BLOCK }
-                        })
-                    } else {
-                        ecb.decrypt(&mut carry).and_then(|()| {
-                            let m = padding.message_len(&carry, BLOCK)?;
-                            out[..m].copy_from_slice(&carry[..m]);
-                            Ok(m)
-                        })
-                    }
-                } else {
-                    carry.resize(len + BLOCK, 0);
-                    padding
-                        .pad(&mut carry, len, BLOCK)
-                        .map(|d| d.len())
-                        .and_then(|n| {
-                            ecb.encrypt_to(&carry[..n], &mut out[..n])?;
-                            Ok(n)
-                        })
-                };
-                zeroize_vec(&mut carry);
-                r
-            }
-            Stream::CfbEnc(_) | Stream::CfbDec(_) | Stream::Ofb(_) | Stream::Ctr { .. } => Ok(0),
+    fn finish(self: Box<Self>, out: &mut [u8]) -> Result<usize, Error> {
+        match *self {
+            Padded::CbcEnc(s) => s.finalize_to(out),
+            Padded::CbcDec(s) => s.finalize_to(out),
+            Padded::Ecb(mut s) => s.finish(out),
         }
     }
+}
+
+/// ECB or CBC over `c` with `o`'s padding.
+fn padded<C: BlockModes + Sync + 'static>(c: C, o: &Options) -> Result<Box<dyn Streamer>, Error> {
+    let padding = if o.nopad {
+        Padding::None
+    } else {
+        o.cipher.padding()
+    };
+    Ok(match (o.mode, o.decrypt) {
+        (Mode::Cbc, false) => Box::new(Padded::CbcEnc(CbcEncryptor::new(c, &o.iv, padding)?)),
+        (Mode::Cbc, true) => Box::new(Padded::CbcDec(CbcDecryptor::new(c, &o.iv, padding)?)),
+        (_, decrypt) => Box::new(Padded::Ecb(EcbStream {
+            ecb: Ecb::new(c),
+            decrypt,
+            padding,
+            carry: Vec::with_capacity(CHUNK + 2 * MAX_BLOCK),
+        })),
+    })
+}
+
+/// AES-CTR as OpenSSL runs it. The library refuses to let a counter wrap; OpenSSL wraps
+/// the 128-bit counter to 0, so at the wrap a fresh `Ctr` from the all-zero counter block
+/// takes over.
+struct AesCtr {
+    ctr: Ctr<Aes>,
+    /// The key for the `Ctr` after the wrap (boxed: a keyed `Aes` is large).
+    aes: Box<Aes>,
+    iv: u128,
+}
+
+impl Streamer for AesCtr {
+    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let out = &mut out[..input.len()];
+        match self.ctr.apply_keystream_to(input, out) {
+            Err(Error::TooLong { .. }) => {
+                // Keystream bytes left before the counter passes 2^128 - 1.
+                let blocks_left = (!self.iv).wrapping_add(1);
+                let left = blocks_left
+                    .checked_mul(BLOCK as u128)
+                    .and_then(|b| b.checked_sub(self.ctr.position()))
+                    .and_then(|b| usize::try_from(b).ok())
+                    .filter(|&b| b < input.len())
+                    .ok_or(Error::TooLong {
+                        what: "ctr keystream",
+                    })?;
+                self.ctr
+                    .apply_keystream_to(&input[..left], &mut out[..left])?;
+                self.ctr = Ctr::new(Aes::clone(&self.aes), &[0; BLOCK])?;
+                self.iv = 0;
+                self.ctr
+                    .apply_keystream_to(&input[left..], &mut out[left..])?;
+            }
+            r => r?,
+        }
+        Ok(input.len())
+    }
+    fn finish(self: Box<Self>, _out: &mut [u8]) -> Result<usize, Error> {
+        Ok(0)
+    }
+}
+
+/// DSTU 7624 CFB: the library takes whole segments in every call but the last, so a
+/// partial segment waits in `carry` until more input or the end.
+struct KalynaCfb<K: KalynaVariant> {
+    cfb: shyfr::mode::dstu7624::cfb::Cfb<K>,
+    decrypt: bool,
+    segment: usize,
+    carry: Vec<u8>,
+}
+
+impl<K: KalynaVariant> KalynaCfb<K> {
+    fn run(&mut self, n: usize, out: &mut [u8]) -> Result<usize, Error> {
+        if self.decrypt {
+            self.cfb.decrypt_to(&self.carry[..n], &mut out[..n])?;
+        } else {
+            self.cfb.encrypt_to(&self.carry[..n], &mut out[..n])?;
+        }
+        self.carry.drain(..n);
+        Ok(n)
+    }
+}
+
+impl<K: KalynaVariant> Drop for KalynaCfb<K> {
+    fn drop(&mut self) {
+        zeroize_vec(&mut self.carry);
+    }
+}
+
+impl<K: KalynaVariant> Streamer for KalynaCfb<K> {
+    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        self.carry.extend_from_slice(input);
+        let n = self.carry.len() / self.segment * self.segment;
+        self.run(n, out)
+    }
+    fn finish(mut self: Box<Self>, out: &mut [u8]) -> Result<usize, Error> {
+        let n = self.carry.len();
+        self.run(n, out)
+    }
+}
+
+/// The stream of a Kalyna variant.
+fn kalyna_stream<K: KalynaVariant>(o: &Options) -> Result<Box<dyn Streamer>, Error> {
+    use shyfr::mode::dstu7624::{cfb::Cfb, ctr::Ctr as Gamma};
+    let k = K::with_backend_slice(&o.key, shyfr::kalyna::Backend::best())?;
+    Ok(match o.mode {
+        Mode::Ecb | Mode::Cbc => padded(k, o)?,
+        Mode::Ctr => {
+            let mut g = Gamma::new(k, &o.iv)?;
+            flat(move |i, out| g.apply_keystream_to(i, out))
+        }
+        Mode::Cfb => Box::new(KalynaCfb {
+            cfb: Cfb::new(k, &o.iv, o.segment)?,
+            decrypt: o.decrypt,
+            segment: o.segment,
+            carry: Vec::with_capacity(CHUNK + MAX_BLOCK),
+        }),
+        Mode::Ofb => {
+            let mut ofb = Ofb::new(k, &o.iv)?;
+            flat(move |i, out| ofb.apply_keystream_to(i, out))
+        }
+        Mode::Cfb8 | Mode::Gcm | Mode::Xts => {
+            return Err(Error::InvalidParameter {
+                what: "not a kalyna streaming mode",
+            })
+        }
+    })
+}
+
+/// Sets the key up and makes the stream of a streaming mode (all but GCM and XTS).
+fn stream(o: &Options) -> Result<Box<dyn Streamer>, Error> {
+    use shyfr::mode::gost28147::{Gamma, GammaFeedbackDecryptor, GammaFeedbackEncryptor};
+    let not_streaming = Error::InvalidParameter {
+        what: "not a streaming mode",
+    };
+    Ok(match o.cipher {
+        Cipher::Aes => {
+            let aes = Aes::new_from_slice(&o.key)?;
+            debug_assert_eq!(Aes::BLOCK_LEN, BLOCK);
+            let seg = if o.mode == Mode::Cfb8 {
+                Segment::Byte
+            } else {
+                Segment::Block
+            };
+            match (o.mode, o.decrypt) {
+                (Mode::Ecb | Mode::Cbc, _) => padded(aes, o)?,
+                (Mode::Cfb | Mode::Cfb8, false) => {
+                    let mut c = CfbEncryptor::with_segment(aes, &o.iv, seg)?;
+                    flat(move |i, out| c.update_to(i, out))
+                }
+                (Mode::Cfb | Mode::Cfb8, true) => {
+                    let mut c = CfbDecryptor::with_segment(aes, &o.iv, seg)?;
+                    flat(move |i, out| c.update_to(i, out))
+                }
+                (Mode::Ofb, _) => {
+                    let mut ofb = Ofb::new(aes, &o.iv)?;
+                    flat(move |i, out| ofb.apply_keystream_to(i, out))
+                }
+                (Mode::Ctr, _) => Box::new(AesCtr {
+                    ctr: Ctr::new(aes.clone(), &o.iv)?,
+                    aes: Box::new(aes),
+                    iv: u128::from_be_bytes(o.iv[..].try_into().map_err(|_| {
+                        Error::InvalidParameter {
+                            what: "ctr iv length",
+                        }
+                    })?),
+                }),
+                (Mode::Gcm | Mode::Xts, _) => return Err(not_streaming),
+            }
+        }
+        Cipher::Kalyna { block, key } => ciphers::for_kalyna!(
+            block,
+            key,
+            kalyna_stream(o),
+            Err(Error::InvalidParameter {
+                what: "kalyna variant",
+            })
+        )?,
+        Cipher::Gost28147 => {
+            let g = Gost28147::new_from_slice(&o.key, &o.sbox)?;
+            match (o.mode, o.decrypt) {
+                (Mode::Ecb, _) => padded(g, o)?,
+                (Mode::Ctr, _) => {
+                    let mut c = Gamma::new(g, &o.iv)?;
+                    flat(move |i, out| c.apply_keystream_to(i, out))
+                }
+                (Mode::Cfb, false) => {
+                    let mut c = GammaFeedbackEncryptor::new(g, &o.iv)?;
+                    flat(move |i, out| c.update_to(i, out))
+                }
+                (Mode::Cfb, true) => {
+                    let mut c = GammaFeedbackDecryptor::new(g, &o.iv)?;
+                    flat(move |i, out| c.update_to(i, out))
+                }
+                _ => return Err(not_streaming),
+            }
+        }
+        Cipher::Tdes => match o.mode {
+            Mode::Ecb | Mode::Cbc => padded(Tdes::new_from_slice(&o.key)?, o)?,
+            _ => return Err(not_streaming),
+        },
+    })
 }
 
 /// Overwrites a buffer that held plaintext.
@@ -851,10 +1119,14 @@ fn read_all(r: &mut dyn Read, limit: u64, what: &str) -> Result<Vec<u8>, CliErro
     }
 }
 
-fn run_stream(o: &Options, aes: Aes, r: &mut dyn Read, w: &mut Sink) -> Result<(), CliError> {
-    let mut s = Stream::new(o, aes).map_err(|e| crypt_error(o, e))?;
+fn run_stream(
+    o: &Options,
+    mut s: Box<dyn Streamer>,
+    r: &mut dyn Read,
+    w: &mut Sink,
+) -> Result<(), CliError> {
     let mut inbuf = vec![0u8; CHUNK];
-    let mut outbuf = vec![0u8; CHUNK + 2 * BLOCK];
+    let mut outbuf = vec![0u8; CHUNK + 2 * MAX_BLOCK];
     let result = (|| {
         loop {
             let n = read_full(r, &mut inbuf)?;
@@ -916,7 +1188,7 @@ fn run_gcm(o: &Options, r: &mut dyn Read, w: &mut Sink) -> Result<(), CliError> 
 }
 
 fn run_xts(o: &Options, r: &mut dyn Read, w: &mut Sink) -> Result<(), CliError> {
-    let (k1, k2) = o.key.split_at(o.aes_key_len);
+    let (k1, k2) = o.key.split_at(o.cipher_key_len);
     let xts = Aes::new_from_slice(k1)
         .and_then(|a| Xts::new(a, Aes::new_from_slice(k2)?))
         .map_err(|e| crypt_error(o, e))?;
@@ -950,18 +1222,17 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
         Parsed::Run(o) => o,
     };
     // Key, IV and cipher are checked before any file is touched.
-    let aes = match o.mode {
+    let s = match o.mode {
         Mode::Gcm | Mode::Xts => None,
-        _ => Some(Aes::new_from_slice(&o.key).map_err(|e| crypt_error(&o, e))?),
+        _ => Some(stream(&o).map_err(|e| crypt_error(&o, e))?),
     };
-    debug_assert_eq!(Aes::BLOCK_LEN, BLOCK);
     INPUT_NAME.with(|n| *n.borrow_mut() = input_name(&o));
     let mut w = open_output(&o)?;
     let mut r = open_input(&o)?;
-    match (o.mode, aes) {
+    match (o.mode, s) {
         (Mode::Gcm, _) => run_gcm(&o, &mut *r, &mut w)?,
         (Mode::Xts, _) => run_xts(&o, &mut *r, &mut w)?,
-        (_, Some(aes)) => run_stream(&o, aes, &mut *r, &mut w)?,
+        (_, Some(s)) => run_stream(&o, s, &mut *r, &mut w)?,
         (_, None) => return Err(fail("internal: no key for a streaming mode")),
     }
     // Only now, everything having succeeded, does the output file appear.
@@ -978,12 +1249,28 @@ mod tests {
 
     #[test]
     fn cipher_names() {
-        assert_eq!(cipher_by_name("-aes-256-cbc"), Some((Mode::Cbc, 32)));
-        assert_eq!(cipher_by_name("-aes-192-cfb8"), Some((Mode::Cfb8, 24)));
-        assert_eq!(cipher_by_name("-aes-128-xts"), Some((Mode::Xts, 16)));
-        assert_eq!(cipher_by_name("-aes-192-xts"), None);
-        assert_eq!(cipher_by_name("-aes-512-cbc"), None);
-        assert_eq!(cipher_by_name("-des-cbc"), None);
+        let c = |s: &str| cipher_by_name(s).map(|(m, _, k)| (m, k));
+        assert_eq!(c("-aes-256-cbc"), Some((Mode::Cbc, 32)));
+        assert_eq!(c("-aes-192-cfb8"), Some((Mode::Cfb8, 24)));
+        assert_eq!(c("-aes-128-xts"), Some((Mode::Xts, 16)));
+        assert_eq!(c("-aes-192-xts"), None);
+        assert_eq!(c("-aes-512-cbc"), None);
+        assert_eq!(c("-des-cbc"), None);
+        assert_eq!(c("-des-ede3-cbc"), Some((Mode::Cbc, 24)));
+        assert_eq!(c("-gost28147-cfb"), Some((Mode::Cfb, 32)));
+        assert_eq!(c("-gost28147-mac"), None);
+        assert_eq!(c("-kalyna-256-512-ofb"), Some((Mode::Ofb, 64)));
+        assert_eq!(c("-kalyna-128-128-xts"), None);
+        let (_, cipher, _) = cipher_by_name("-kalyna-512-512-ctr").unwrap();
+        assert_eq!(
+            cipher,
+            Cipher::Kalyna {
+                block: 512,
+                key: 512
+            }
+        );
+        assert_eq!(cipher.block_len(), 64);
+        assert_eq!(cipher.padding(), Padding::Iso7816);
     }
 
     #[test]

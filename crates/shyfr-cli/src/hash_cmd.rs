@@ -1,5 +1,6 @@
-//! `shyfr hash` (checksums, a drop-in for `sha256sum`, `sha512sum` and friends) and
-//! `shyfr mac` (HMAC and KMAC tags of files).
+//! `shyfr hash` (checksums, a drop-in for `sha256sum`, `sha512sum` and friends; also
+//! GOST 34.311-95 with `--sbox`) and `shyfr mac` (HMAC, KMAC and block-cipher MAC tags of
+//! files: DSTU 7624 CMAC and GMAC over Kalyna, the GOST 28147-89 MAC with `--sbox`).
 //!
 //! What is kept from GNU coreutils (9.x), so scripts and checksum files carry over:
 //!
@@ -23,6 +24,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 use clap::Args;
+use shyfr::gost28147::Sbox;
 
 use crate::algorithms::{self, Algorithm};
 use crate::digest::{Digest, Hasher, PIECE};
@@ -73,6 +75,10 @@ pub struct HashArgs {
     /// shake128, 64 for shake256).
     #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     pub length: Option<u64>,
+    /// GOST 28147-89 S-box (gost34311 only): dke1 (DKE No. 1, the default), test (GOST
+    /// 34.311-95 Annex A), or a file with a 64-byte packed or 128-byte table, raw or hex.
+    #[arg(long, value_name = "dke1|test|FILE", value_parser = clap::value_parser!(OsString))]
+    pub sbox: Option<OsString>,
     /// With --check: do not fail or report for files that are missing.
     #[arg(long, requires = "check")]
     pub ignore_missing: bool,
@@ -97,15 +103,21 @@ pub struct MacArgs {
     pub alg: String,
     /// The key, in hexadecimal. HMAC takes any length; KMAC128 at least 16 bytes and
     /// KMAC256 at least 32: the security strength, which a shorter key would not give
-    /// (NIST SP 800-185, 8.4.1).
+    /// (NIST SP 800-185, 8.4.1). The block-cipher MACs take exactly the cipher's key
+    /// (kalyna-B-K-cmac/-gmac: K bits; gost28147-mac: 32 bytes).
     #[arg(long, value_name = "HEX")]
     pub key_hex: String,
     /// KMAC customization string (text).
     #[arg(long, value_name = "TEXT", default_value = "")]
     pub customization: String,
-    /// KMAC tag length in bytes, 4 to 1048576 (default 32 for kmac128, 64 for kmac256).
+    /// Tag length in bytes: KMAC 4 to 1048576 (default 32 for kmac128, 64 for kmac256);
+    /// Kalyna CMAC and GMAC 8 to the block length (the default); gost28147-mac 1 to 4 (4).
     #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     pub length: Option<u64>,
+    /// GOST 28147-89 S-box (gost28147-mac only): dke1 (DKE No. 1, the default), test, or a
+    /// file with a 64-byte packed or 128-byte table, raw or hex.
+    #[arg(long, value_name = "dke1|test|FILE", value_parser = clap::value_parser!(OsString))]
+    pub sbox: Option<OsString>,
     /// Files (standard input when none, or for `-`).
     #[arg(value_name = "FILE", value_parser = clap::value_parser!(OsString))]
     pub files: Vec<OsString>,
@@ -117,6 +129,29 @@ struct Spec {
     digest: Digest,
     /// Output length in bytes.
     len: u64,
+    /// The S-box (`--sbox`; DKE No. 1 without it), for the rows that take one.
+    sbox: Sbox,
+}
+
+/// The S-box of `--sbox` for a row that takes one (DKE No. 1 without it); a usage error
+/// for a row that does not.
+fn sbox(
+    alg: &Algorithm,
+    digest: &Digest,
+    value: Option<&OsStr>,
+    keep: fn(&Algorithm) -> bool,
+) -> Result<Sbox, CliError> {
+    let Some(v) = value else {
+        return Ok(Sbox::DKE1);
+    };
+    if !digest.has_sbox() {
+        return Err(CliError::Usage(format!(
+            "--sbox applies to {} only, not {}",
+            algorithms::names(|a| keep(a) && a.digest.is_some_and(|d| d.has_sbox())),
+            alg.name
+        )));
+    }
+    crate::ciphers::sbox_arg("--sbox", v)
 }
 
 /// The row called `name` that `keep` accepts, with its digest; a usage error naming the
@@ -166,7 +201,13 @@ fn length(
 fn hash_spec(args: &HashArgs) -> Result<Spec, CliError> {
     let (alg, digest) = lookup(&args.alg, algorithms::is_hash, "hash")?;
     let len = length(alg, &digest, args.length, algorithms::is_hash)?;
-    Ok(Spec { alg, digest, len })
+    let sbox = sbox(alg, &digest, args.sbox.as_deref(), algorithms::is_hash)?;
+    Ok(Spec {
+        alg,
+        digest,
+        len,
+        sbox,
+    })
 }
 
 /// Checks `shyfr hash`'s arguments without running (for the parser's property test).
@@ -180,6 +221,17 @@ fn mac_spec(args: &MacArgs) -> Result<(Spec, Vec<u8>), CliError> {
     let (alg, digest) = lookup(&args.alg, algorithms::is_mac, "MAC")?;
     let key = hex::decode(args.key_hex.trim())
         .map_err(|e| CliError::Usage(format!("--key-hex: not hexadecimal ({e})")))?;
+    if let Digest::CipherMac { key_len, .. } = digest {
+        if key.len() != key_len {
+            return Err(CliError::Usage(format!(
+                "--key-hex: the key is {} bytes; {} takes a key of exactly {key_len} bytes \
+                 ({} hex digits)",
+                key.len(),
+                alg.name,
+                2 * key_len
+            )));
+        }
+    }
     if let Digest::Kmac { min_key, .. } = digest {
         if key.len() < min_key {
             return Err(CliError::Usage(format!(
@@ -189,14 +241,32 @@ fn mac_spec(args: &MacArgs) -> Result<(Spec, Vec<u8>), CliError> {
                 alg.name
             )));
         }
-    } else if !args.customization.is_empty() {
+    } else if let Digest::FixedKey { key_len, .. } = digest {
+        if key.len() != key_len {
+            return Err(CliError::Usage(format!(
+                "--key-hex: the key is {} bytes; {} takes keys of exactly {key_len} bytes",
+                key.len(),
+                alg.name
+            )));
+        }
+    }
+    if !matches!(digest, Digest::Kmac { .. }) && !args.customization.is_empty() {
         return Err(CliError::Usage(format!(
             "--customization applies to KMAC only, not {}",
             alg.name
         )));
     }
     let len = length(alg, &digest, args.length, algorithms::is_mac)?;
-    Ok((Spec { alg, digest, len }, key))
+    let sbox = sbox(alg, &digest, args.sbox.as_deref(), algorithms::is_mac)?;
+    Ok((
+        Spec {
+            alg,
+            digest,
+            len,
+            sbox,
+        },
+        key,
+    ))
 }
 
 /// Checks `shyfr mac`'s arguments without running (for the parser's property test).
@@ -212,7 +282,13 @@ impl Spec {
             Digest::Hash { new, .. } => Ok(new()),
             Digest::Xof { new, .. } => Ok(new(self.len)),
             Digest::Hmac { new, .. } => Ok(new(key)),
+            Digest::FixedKey { new, .. } => {
+                new(key).map_err(|e| CliError::Usage(format!("{}: {e}", self.alg.name)))
+            }
             Digest::Kmac { new, .. } => new(key, custom, self.len)
+                .map_err(|e| CliError::Usage(format!("{}: {e}", self.alg.name))),
+            Digest::SboxHash { new, .. } => Ok(new(&self.sbox)),
+            Digest::CipherMac { new, .. } => new(key, self.len as usize, &self.sbox)
                 .map_err(|e| CliError::Usage(format!("{}: {e}", self.alg.name))),
         }
     }

@@ -7,9 +7,11 @@
 //!   once, as JSON or CSV, and drawn as a chart (`--list` names every algorithm).
 //! * `shyfr hash ALG [FILE ...]`: checksums, a drop-in for `sha256sum` and friends
 //!   (`--check`, `--tag`, `-z`, GNU escaping).
-//! * `shyfr mac ALG --key-hex HEX [FILE ...]`: HMAC and KMAC tags.
+//! * `shyfr mac ALG --key-hex HEX [FILE ...]`: HMAC, KMAC, Kalyna CMAC and GMAC, and
+//!   GOST 28147-89 MAC tags.
 //! * `shyfr enc -aes-256-cbc -K HEX -iv HEX [-d] [-nopad] [-a] [-in F] [-out F]`: raw-key
-//!   AES, byte-compatible with `openssl enc`, plus GCM and XTS (`shyfr enc -help`).
+//!   AES and triple DES, byte-compatible with `openssl enc`, plus AES-GCM and AES-XTS, and
+//!   Kalyna (DSTU 7624:2014) and GOST 28147-89 (`shyfr enc -help`).
 //! * `shyfr selftest [--json]`: every algorithm's known answers on every backend.
 //!
 //! Every name comes from one table ([`algorithms`]). Every error is one line
@@ -23,10 +25,12 @@
 //! refused with exit status 2, as are other usage errors.
 
 mod algorithms;
+mod ciphers;
 mod clock;
 mod cpu_report;
 mod digest;
 mod enc;
+mod encrypt;
 mod hash_cmd;
 mod output;
 mod progress;
@@ -81,10 +85,17 @@ enum Command {
     Speed(speed::SpeedArgs),
     /// Print or check checksums, like sha256sum (GNU escaping, --check, --tag, -z).
     Hash(hash_cmd::HashArgs),
-    /// Print HMAC or KMAC tags of files.
+    /// Print MAC tags of files: HMAC, KMAC, Kalyna CMAC/GMAC, GOST 28147-89.
     Mac(hash_cmd::MacArgs),
-    /// Encrypt or decrypt with AES and a raw key, like `openssl enc` (`shyfr enc -help`).
+    /// Encrypt or decrypt with a raw key (AES, Kalyna, GOST 28147-89, triple DES), like
+    /// `openssl enc` (`shyfr enc -help`).
     Enc(enc::EncArgs),
+    /// Encrypt a file or stream with a passphrase or key file (format: FORMAT.md).
+    Encrypt(encrypt::EncryptArgs),
+    /// Decrypt what `shyfr encrypt` wrote; only authenticated data is ever output.
+    Decrypt(encrypt::DecryptArgs),
+    /// Write a new random key file for `--key-file`.
+    Keygen(encrypt::KeygenArgs),
     /// Run every algorithm's known-answer tests on every backend this CPU can run.
     Selftest(selftest::SelftestArgs),
 }
@@ -219,6 +230,7 @@ fn check(cli: &Cli) -> Result<(), CliError> {
         Command::Hash(args) => hash_cmd::check_hash(args),
         Command::Mac(args) => hash_cmd::check_mac(args),
         Command::Enc(args) => enc::check(args),
+        Command::Encrypt(_) | Command::Decrypt(_) | Command::Keygen(_) => Ok(()),
         Command::Selftest(args) => selftest::check(args),
     }
 }
@@ -235,6 +247,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Hash(args) => return hash_cmd::run_hash(args),
         Command::Mac(args) => return hash_cmd::run_mac(args),
         Command::Enc(args) => return enc::run(args),
+        Command::Encrypt(args) => return encrypt::run_encrypt(args),
+        Command::Decrypt(args) => return encrypt::run_decrypt(args),
+        Command::Keygen(args) => return encrypt::run_keygen(args),
         Command::Selftest(args) => return selftest::run(args),
     };
     stdio::emit(&text)

@@ -213,6 +213,9 @@ struct Base {
 fn bases() -> Vec<Base> {
     let k = "000102030405060708090a0b0c0d0e0f";
     let k32 = "000102030405060708090a0b0c0d0e0f000102030405060708090a0b0c0d0e0f";
+    let k24 = "000102030405060708090a0b0c0d0e0f0001020304050607";
+    let k64 = "000102030405060708090a0b0c0d0e0f000102030405060708090a0b0c0d0e0f\
+               000102030405060708090a0b0c0d0e0f000102030405060708090a0b0c0d0e0f";
     let b = |args: Vec<&'static str>, slots: Vec<(usize, bool)>| Base { args, slots };
     vec![
         b(vec!["cpu"], vec![]),
@@ -304,6 +307,48 @@ fn bases() -> Vec<Base> {
         b(
             vec!["enc", "-d", "-a", "-aes-128-ctr", "-K", k, "-iv", k, "-in", "f"],
             vec![(9, false)],
+        ),
+        b(
+            vec![
+                "enc", "-kalyna-256-512-cfb", "-K", k64, "-iv", k32, "-segment", "7", "-in",
+                "f", "-out", "out",
+            ],
+            vec![(1, false), (3, false), (5, false), (7, false), (11, true)],
+        ),
+        b(
+            vec![
+                "enc", "-d", "-gost28147-ecb", "-K", k32, "-sbox", "test", "-nopad", "-in", "f",
+            ],
+            vec![(2, false), (4, false), (6, false), (9, false)],
+        ),
+        b(
+            vec!["enc", "-des-ede3-cbc", "-K", k24, "-iv", "0001020304050607", "-a", "-in", "f"],
+            vec![(3, false), (5, false), (8, false)],
+        ),
+        b(
+            vec![
+                "mac", "kalyna-512-512-gmac", "--key-hex", k64, "--length", "16", "f",
+            ],
+            vec![(1, false), (3, false), (5, false)],
+        ),
+        b(
+            vec![
+                "mac", "gost28147-mac", "--key-hex", k32, "--sbox", "test", "--length", "2", "f",
+            ],
+            vec![(3, false), (5, false), (7, false)],
+        ),
+        b(
+            vec!["hash", "gost34311", "--sbox", "dke1", "f"],
+            vec![(3, false), (4, false)],
+        ),
+        b(
+            vec![
+                "speed", "kalyna-128-128-ccm", "gost28147-cfb", "des-ede3-cbc", "--sizes", "64",
+                "--seconds", "0.002", "--trials", "1", "--ghz", "3", "--decrypt", "--compare",
+                "portable",
+            ],
+            // Not the sizes: 32 MiB through portable Kalyna-CCM and TDES-CBC is only slow.
+            vec![(1, false), (14, false)],
         ),
         b(
             vec!["enc", "-aes-256-xts", "-K", "0102030405060708090a0b0c0d0e0f100102030405060708090a0b0c0d0e0f10000102030405060708090a0b0c0d0e0f000102030405060708090a0b0c0d0e0f", "-iv", k, "-in", "f"],

@@ -60,6 +60,36 @@ pub enum Error {
     AuthenticationFailed,
     /// Padding check failed. One error for every bad padding.
     BadPadding,
+    /// A chunked ciphertext ([`crate::aead::chunked`]) ends where it cannot: its header is
+    /// incomplete, its final (short) chunk is missing, or that chunk is shorter than a tag.
+    Truncated,
+    /// The key commitment in a chunked ciphertext's header does not match the key and
+    /// context: the wrong key (or passphrase), the wrong context, or a modified header.
+    /// Checked before any chunk is decrypted.
+    CommitmentMismatch,
+    /// Chunk number `chunk` (from 0) of a chunked ciphertext failed authentication: it was
+    /// modified, moved, cut short or followed by extra data. The chunks before it were
+    /// authentic; nothing from this chunk on is released.
+    ChunkAuthenticationFailed {
+        /// The chunk's index; its ciphertext starts at byte `56 + chunk * 16400` of the
+        /// chunked ciphertext.
+        chunk: u64,
+    },
+    /// A signature did not verify (wrong length, out of range, or not matching the
+    /// message). One error for every reason.
+    InvalidSignature,
+    /// Decryption failed (ciphertext out of range, bad padding, label mismatch). One error
+    /// for every reason, produced after the same work in every case.
+    DecryptionFailed,
+    /// A key that is malformed or that the library does not accept; `what` says which
+    /// property (never a secret value).
+    InvalidKey {
+        /// Which property, e.g. `"modulus is even"`.
+        what: &'static str,
+    },
+    /// An internal consistency check of a private-key operation failed (a fault, or an
+    /// inconsistent key); nothing was released.
+    ComputationFault,
 }
 
 impl fmt::Display for Error {
@@ -91,6 +121,19 @@ impl fmt::Display for Error {
             Error::TooShort { what } => write!(f, "too short: {what}"),
             Error::AuthenticationFailed => write!(f, "authentication failed"),
             Error::BadPadding => write!(f, "bad padding"),
+            Error::Truncated => write!(f, "ciphertext truncated"),
+            Error::CommitmentMismatch => {
+                write!(f, "key commitment mismatch: wrong key or context")
+            }
+            Error::ChunkAuthenticationFailed { chunk } => {
+                write!(f, "chunk {chunk} failed authentication")
+            }
+            Error::InvalidSignature => write!(f, "invalid signature"),
+            Error::DecryptionFailed => write!(f, "decryption failed"),
+            Error::InvalidKey { what } => write!(f, "invalid key: {what}"),
+            Error::ComputationFault => {
+                write!(f, "private-key operation failed its consistency check")
+            }
         }
     }
 }

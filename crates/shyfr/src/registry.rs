@@ -28,4 +28,11 @@ pub fn backends() -> impl Iterator<Item = BackendStatus> {
         )
         .chain(crate::block::des::Backend::registry_rows())
         .chain(crate::block::kalyna::Backend::registry_rows())
+        .chain(crate::arith::bigint_registry_rows())
+        // RSA runs its private and public operations on the big-integer backends.
+        .chain(crate::arith::bigint_registry_rows().map(|r| BackendStatus {
+            algorithm: "rsa",
+            ..r
+        }))
+        .chain(crate::hash::kupyna::Backend::registry_rows())
 }

@@ -85,8 +85,8 @@ pub struct SpeedArgs {
     list: bool,
 
     /// Buffer sizes in bytes, comma-separated, each checked against each algorithm's rules
-    /// (`--list` shows them; e.g. ECB takes multiples of 16) [default:
-    /// 16,64,256,1024,8192,16384]
+    /// (`--list` shows them; e.g. AES-ECB takes multiples of 16) [default:
+    /// 16,64,256,1024,8192,16384, those each algorithm takes]
     #[arg(long, value_name = "LIST", value_parser = parse_sizes, allow_negative_numbers = true)]
     sizes: Option<Sizes>,
 
@@ -264,7 +264,11 @@ fn list() -> String {
          and --compare).\n\
          sizes are of the buffer processed per call; for hkdf-sha256 it is the input key \
          material (32 bytes are derived from it), for pbkdf2-sha256 the length of the derived \
-         key (one iteration).\n",
+         key (one iteration).\n\
+         Without --sizes each algorithm is measured at the default sizes it takes.\n\
+         kalyna-B-K-MODE is Kalyna (DSTU 7624:2014) with B-bit blocks and K-bit keys; \
+         cfb uses full-block segments, cmac, gmac, gcm and ccm whole-block tags. The \
+         GOST 28147-89 and GOST 34.311-95 rows use the S-box DKE No. 1.\n",
     );
     out
 }
@@ -401,18 +405,39 @@ struct Plan {
 /// errors for anything wrong. Nothing is set up or measured.
 fn plan(args: &SpeedArgs) -> Result<Plan, CliError> {
     let algs = select_algorithms(&args.algorithms)?;
-    let sizes: Vec<usize> = args
-        .sizes
-        .as_ref()
-        .map(|s| s.0.clone())
-        .unwrap_or_else(|| DEFAULT_SIZES.to_vec());
-    for alg in &algs {
-        for &size in &sizes {
-            alg.sizes
-                .check(size, alg.name)
-                .map_err(|e| CliError::Usage(format!("--sizes: {e}")))?;
+    // Sizes given are checked against every algorithm; of the default ones, each algorithm
+    // measures those it takes (e.g. Kalyna-512 ECB from 64 bytes on), the others show "-".
+    let sizes: Vec<usize> = match &args.sizes {
+        Some(s) => {
+            for alg in &algs {
+                for &size in &s.0 {
+                    alg.sizes
+                        .check(size, alg.name)
+                        .map_err(|e| CliError::Usage(format!("--sizes: {e}")))?;
+                }
+            }
+            s.0.clone()
         }
-    }
+        None => {
+            for alg in &algs {
+                if !DEFAULT_SIZES
+                    .iter()
+                    .any(|&n| alg.sizes.check(n, alg.name).is_ok())
+                {
+                    return Err(CliError::Usage(format!(
+                        "{} takes none of the default sizes ({}); give --sizes",
+                        alg.name,
+                        alg.sizes.describe()
+                    )));
+                }
+            }
+            DEFAULT_SIZES
+                .iter()
+                .copied()
+                .filter(|&n| algs.iter().any(|a| a.sizes.check(n, a.name).is_ok()))
+                .collect()
+        }
+    };
     let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);
     let trials = args.trials.unwrap_or(DEFAULT_TRIALS);
     if seconds / f64::from(trials) < MIN_TRIAL_SECONDS {
@@ -486,7 +511,12 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
 
     let thread_counts: &[usize] = if threads > 1 { &[1, threads] } else { &[1] };
     let roles = if args.compare.is_some() { 2 } else { 1 };
-    let total = subjects.len() * sizes.len() * roles * thread_counts.len();
+    let takes = |alg: &Algorithm, size: usize| alg.sizes.check(size, alg.name).is_ok();
+    let cells_per_size: usize = subjects
+        .iter()
+        .map(|s| sizes.iter().filter(|&&n| takes(s.alg, n)).count())
+        .sum();
+    let total = cells_per_size * roles * thread_counts.len();
     let pb = crate::progress::bar(total as u64, crate::progress::Unit::Steps);
 
     let (ghz, ghz_source) = match args.ghz {
@@ -502,7 +532,7 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
 
     let mut cells = Vec::with_capacity(total);
     for (i, subject) in subjects.iter_mut().enumerate() {
-        for &size in &sizes {
+        for &size in sizes.iter().filter(|&&n| takes(subject.alg, n)) {
             let roles = [
                 Some(Role::Chosen),
                 subject.compared.as_ref().map(|_| Role::Compared),

@@ -10,8 +10,11 @@ use std::hint::black_box;
 
 use serde::Serialize;
 use shyfr::aes::{Aes, Backend as AesBackend};
+use shyfr::mode::BlockModes;
+use shyfr::BlockCipher;
 
 use crate::algorithms::Algorithm;
+use crate::ciphers::KalynaVariant;
 
 /// Processes the buffer in place `reps` times (the closure keeps the key).
 pub type Runner = Box<dyn FnMut(&mut [u8], u64) + Send>;
@@ -287,6 +290,7 @@ pub fn hmac_any(
         "hmac-sha3-256" => run::<Sha3_256>(&key),
         "hmac-sha3-384" => run::<Sha3_384>(&key),
         "hmac-sha3-512" => run::<Sha3_512>(&key),
+        "hmac-kupyna-256" => run::<shyfr::hash::kupyna::Kupyna256>(&key),
         // HKDF: extract over the buffer as input key material, then expand 32 bytes.
         "hkdf-sha256" => repeat(move |buf| {
             let mut okm = [0u8; 32];
@@ -398,6 +402,286 @@ pub fn aes_ccm(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<
             c3.open_to(n, &[], ct, tag.as_ref(), pt).expect("authentic")
         },
     );
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
+}
+
+/// The backend named on the command line (one of the family's, by [`from_name`]), or the
+/// library's choice.
+fn pick_backend<B>(
+    alg: &Algorithm,
+    backend: Option<&str>,
+    best: B,
+    from_name: fn(&str) -> Option<B>,
+) -> Result<B, String> {
+    match backend {
+        None => Ok(best),
+        Some(n) => from_name(n).ok_or_else(|| format!("{}: no backend called '{n}'", alg.name)),
+    }
+}
+
+/// An ECB runner: the block cipher's own multi-block calls over the buffer.
+fn ecb_runner<C: BlockCipher + Send + 'static>(c: C, op: Operation) -> Runner {
+    if op == Operation::Decrypt {
+        repeat(move |buf| {
+            c.decrypt_blocks(buf)
+                .expect("buffer sizes are checked to be whole blocks")
+        })
+    } else {
+        repeat(move |buf| {
+            c.encrypt_blocks(buf)
+                .expect("buffer sizes are checked to be whole blocks")
+        })
+    }
+}
+
+/// A CBC runner over the whole buffer from the same IV every pass.
+fn cbc_runner<C: BlockModes + Sync + Send + 'static>(c: C, iv: Vec<u8>, op: Operation) -> Runner {
+    let cbc = shyfr::mode::cbc::Cbc::new(c);
+    let dec = op == Operation::Decrypt;
+    repeat(move |buf| {
+        if dec {
+            cbc.decrypt(&iv, buf).expect("whole blocks")
+        } else {
+            cbc.encrypt(&iv, buf).expect("whole blocks")
+        }
+    })
+}
+
+/// [`Setup`] for every Kalyna (DSTU 7624:2014) row, `kalyna-BLOCK-KEY-MODE`: ECB, the
+/// gamma (CTR), CBC, CFB with full-block segments, OFB, XTS (the whole buffer one unit),
+/// CMAC and GMAC (tags of a whole block), GCM and CCM (tags of a whole block, no associated
+/// data; CCM with an 8-byte length field). The IV is one block of 3s, the same every pass.
+pub fn kalyna(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
+    let (block, key, mode) = crate::ciphers::kalyna_name(alg.name)
+        .ok_or_else(|| format!("{}: not a Kalyna variant", alg.name))?;
+    crate::ciphers::for_kalyna!(
+        block,
+        key,
+        kalyna_on(alg, backend, op, mode),
+        Err(format!("{}: not a Kalyna variant", alg.name))
+    )
+}
+
+fn kalyna_on<K: KalynaVariant>(
+    alg: &Algorithm,
+    backend: Option<&str>,
+    op: Operation,
+    mode: &str,
+) -> Result<Prepared, String> {
+    use shyfr::aead::dstu7624::ccm::Ccm;
+    use shyfr::aead::dstu7624::gcm::{Gcm, Gmac};
+    use shyfr::kalyna::Backend as B;
+    use shyfr::mode::dstu7624::cfb::Cfb;
+    use shyfr::mode::dstu7624::cmac::Cmac;
+    use shyfr::mode::dstu7624::ctr::Ctr;
+    use shyfr::mode::dstu7624::xts::Xts;
+    use shyfr::mode::ofb::Ofb;
+    let b = pick_backend(alg, backend, B::best(), B::from_name)?;
+    let k = K::with_backend_slice(&bench_key(alg.key_len), b)
+        .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
+    let bl = K::BLOCK_LEN;
+    let iv = vec![3u8; bl];
+    let dec = op == Operation::Decrypt;
+    let failed = |e: shyfr::Error| format!("{}: {e}", alg.name);
+    let run = match mode {
+        "ecb" => ecb_runner(k, op),
+        "ctr" => repeat(move |buf| {
+            Ctr::new(&k, &iv)
+                .and_then(|mut c| c.apply_keystream(buf))
+                .expect("valid IV")
+        }),
+        "cbc" => cbc_runner(k, iv, op),
+        "cfb" => repeat(move |buf| {
+            let mut c = Cfb::new(&k, &iv, bl).expect("valid IV and segment");
+            if dec {
+                c.decrypt(buf).expect("one call")
+            } else {
+                c.encrypt(buf).expect("one call")
+            }
+        }),
+        "ofb" => repeat(move |buf| {
+            Ofb::new(&k, &iv)
+                .and_then(|mut c| c.apply_keystream(buf))
+                .expect("valid IV")
+        }),
+        "xts" => {
+            let xts = Xts::new(k).map_err(failed)?;
+            repeat(move |buf| {
+                if dec {
+                    xts.decrypt(&iv, buf).expect("at least one block")
+                } else {
+                    xts.encrypt(&iv, buf).expect("at least one block")
+                }
+            })
+        }
+        "cmac" => repeat(move |buf| {
+            black_box(Cmac::mac(&k, bl, buf).expect("tag of a block"));
+        }),
+        "gmac" => repeat(move |buf| {
+            black_box(Gmac::new(&k, bl).expect("tag of a block").mac(buf));
+        }),
+        "gcm" => {
+            let gcm = std::sync::Arc::new(Gcm::new(k, bl).map_err(failed)?);
+            let (g1, g2, g3) = (gcm.clone(), gcm.clone(), gcm);
+            let (iv1, iv2, iv3) = (iv.clone(), iv.clone(), iv);
+            aead_runner(
+                op,
+                move |buf| g1.seal_in_place(&iv1, &[], buf).expect("valid IV"),
+                move |pt, ct| g2.seal_to(&iv2, &[], pt, ct).expect("valid IV"),
+                move |ct, tag, pt| {
+                    g3.open_to(&iv3, &[], ct, pt, tag.as_bytes())
+                        .expect("authentic")
+                },
+            )
+        }
+        "ccm" => {
+            let ccm = std::sync::Arc::new(Ccm::new(k, bl, 8).map_err(failed)?);
+            let (c1, c2, c3) = (ccm.clone(), ccm.clone(), ccm);
+            let (iv1, iv2, iv3) = (iv.clone(), iv.clone(), iv);
+            aead_runner(
+                op,
+                move |buf| c1.seal_in_place(&iv1, &[], buf).expect("within limits"),
+                move |pt, ct| c2.seal_to(&iv2, &[], pt, ct).expect("within limits"),
+                move |ct, tag, pt| {
+                    c3.open_to(&iv3, &[], ct, pt, tag.as_bytes())
+                        .expect("authentic")
+                },
+            )
+        }
+        other => return Err(format!("{}: no set-up for mode {other}", alg.name)),
+    };
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
+}
+
+/// [`Setup`] for the GOST 28147-89 rows (S-box DKE No. 1): simple replacement (ECB),
+/// gamma (CTR), gamma with feedback (CFB) and the MAC, from the same IV every pass.
+pub fn gost28147(
+    alg: &Algorithm,
+    backend: Option<&str>,
+    op: Operation,
+) -> Result<Prepared, String> {
+    use shyfr::gost28147::{Backend as B, Gost28147, Sbox};
+    use shyfr::mode::gost28147::{Gamma, GammaFeedbackDecryptor, GammaFeedbackEncryptor, Mac};
+    let b = pick_backend(alg, backend, B::best(), B::from_name)?;
+    let c = Gost28147::with_backend(&bench_key(alg.key_len), &Sbox::DKE1, b)
+        .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
+    const IV: [u8; 8] = [3; 8];
+    let dec = op == Operation::Decrypt;
+    let run = match alg.name.strip_prefix("gost28147-").unwrap_or("") {
+        "ecb" => ecb_runner(c, op),
+        "ctr" => repeat(move |buf| Gamma::new(&c, &IV).expect("valid IV").apply_keystream(buf)),
+        "cfb" => repeat(move |buf| {
+            if dec {
+                GammaFeedbackDecryptor::new(&c, &IV)
+                    .expect("valid IV")
+                    .update(buf)
+            } else {
+                GammaFeedbackEncryptor::new(&c, &IV)
+                    .expect("valid IV")
+                    .update(buf)
+            }
+        }),
+        "mac" => repeat(move |buf| {
+            black_box(Mac::mac(&c, buf));
+        }),
+        other => return Err(format!("{}: no set-up for mode {other}", alg.name)),
+    };
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
+}
+
+/// The HMAC-GOST34.311 states keyed with `key` (RFC 2104 with the 32-byte block): the
+/// inner and outer hashes after absorbing the padded key, on `backend` with DKE No. 1.
+/// (The library's `Hmac<Gost34311>` uses the default backend; this lets `speed` steer it,
+/// and the tests check that both give the same tags.)
+fn gost34311_hmac_states(
+    key: &[u8],
+    backend: shyfr::gost28147::Backend,
+) -> Result<
+    (
+        shyfr::hash::gost34311::Gost34311,
+        shyfr::hash::gost34311::Gost34311,
+    ),
+    shyfr::Error,
+> {
+    use shyfr::gost28147::Sbox;
+    use shyfr::hash::gost34311::{Gost34311, BLOCK_LEN};
+    let fresh = || Gost34311::with_backend(&Sbox::DKE1, &[0; 32], backend);
+    let mut k0 = [0u8; BLOCK_LEN];
+    if key.len() > BLOCK_LEN {
+        k0 = fresh()?.chain(key).finalize();
+    } else {
+        k0[..key.len()].copy_from_slice(key);
+    }
+    let ipad = k0.map(|b| b ^ 0x36);
+    let opad = k0.map(|b| b ^ 0x5c);
+    k0.fill(0);
+    Ok((fresh()?.chain(&ipad), fresh()?.chain(&opad)))
+}
+
+/// The HMAC tag of `data` from the states of [`gost34311_hmac_states`].
+fn gost34311_hmac(
+    inner: &shyfr::hash::gost34311::Gost34311,
+    outer: &shyfr::hash::gost34311::Gost34311,
+    data: &[u8],
+) -> [u8; 32] {
+    let d = inner.clone().chain(data).finalize();
+    outer.clone().chain(&d).finalize()
+}
+
+/// [`Setup`] for `gost34311` (DKE No. 1, zero starting value) and `hmac-gost34311`, on the
+/// GOST 28147-89 backend named on the command line.
+pub fn gost34311(
+    alg: &Algorithm,
+    backend: Option<&str>,
+    _op: Operation,
+) -> Result<Prepared, String> {
+    use shyfr::gost28147::{Backend as B, Sbox};
+    use shyfr::hash::gost34311::Gost34311;
+    let b = pick_backend(alg, backend, B::best(), B::from_name)?;
+    let unusable = |e: shyfr::Error| format!("{}: cannot use backend {}: {e}", alg.name, b.name());
+    let run = match alg.name {
+        "gost34311" => plain(Gost34311::with_backend(&Sbox::DKE1, &[0; 32], b), alg.name)?,
+        "hmac-gost34311" => {
+            let (inner, outer) =
+                gost34311_hmac_states(&bench_key(alg.key_len), b).map_err(unusable)?;
+            repeat(move |buf| {
+                black_box(gost34311_hmac(&inner, &outer, buf));
+            })
+        }
+        other => return Err(format!("no GOST 34.311 set-up for {other}")),
+    };
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
+}
+
+/// [`Setup`] for DES and triple DES (three keys): `des-ecb`, `des-ede3-ecb`,
+/// `des-ede3-cbc` (the same 8-byte IV every pass).
+pub fn des(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
+    use shyfr::des::{Backend as B, Des, Tdes};
+    let b = pick_backend(alg, backend, B::best(), B::from_name)?;
+    let key = bench_key(alg.key_len);
+    let unusable = |e: shyfr::Error| format!("{}: cannot use backend {}: {e}", alg.name, b.name());
+    let run = match alg.name {
+        "des-ecb" => ecb_runner(Des::with_backend(&key, b).map_err(unusable)?, op),
+        "des-ede3-ecb" => ecb_runner(Tdes::with_backend(&key, b).map_err(unusable)?, op),
+        "des-ede3-cbc" => cbc_runner(
+            Tdes::with_backend(&key, b).map_err(unusable)?,
+            vec![3; 8],
+            op,
+        ),
+        other => return Err(format!("no DES set-up for {other}")),
+    };
     Ok(Prepared {
         backend: b.name(),
         run,
@@ -560,6 +844,33 @@ pub fn keccak_hash(
     })
 }
 
+/// [`Setup`] for Kupyna (DSTU 7564) and its keyed MAC: one digest or tag of the whole
+/// buffer per pass, on the Kupyna backend named on the command line.
+pub fn kupyna(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
+    use shyfr::hash::kupyna::{Backend, Kupyna256, Kupyna384, Kupyna512};
+    use shyfr::mac::kupyna_kmac::KupynaKmac;
+    let b = match backend {
+        None => Backend::best(),
+        Some(name) => Backend::from_name(name)
+            .ok_or_else(|| format!("{}: no Kupyna backend called '{name}'", alg.name))?,
+    };
+    let run = match alg.name {
+        "kupyna-256" => plain(Kupyna256::with_backend(b), alg.name)?,
+        "kupyna-384" => plain(Kupyna384::with_backend(b), alg.name)?,
+        "kupyna-512" => plain(Kupyna512::with_backend(b), alg.name)?,
+        "kupyna-kmac-256" | "kupyna-kmac-384" | "kupyna-kmac-512" => {
+            let k = KupynaKmac::with_backend(&bench_key(alg.key_len), b)
+                .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
+            hash_runner(k, |k, d| k.update(d), |k| k.finalize())
+        }
+        other => return Err(format!("no Kupyna set-up for {other}")),
+    };
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -575,7 +886,9 @@ mod tests {
             let mut outs = Vec::new();
             for b in a.backends().iter().filter(|b| b.available) {
                 let prepared = a.prepare(Some(b.backend), op);
-                let follows_hash = a.name.starts_with("hmac-") || op == Operation::Derive;
+                // HMAC-GOST34.311 is set up on each backend (gost34311_hmac_states).
+                let follows_hash = (a.name.starts_with("hmac-") && a.family != "gost34311")
+                    || op == Operation::Derive;
                 if follows_hash && !b.selected {
                     assert!(prepared.is_err(), "{} on {}", a.name, b.backend);
                     continue;
@@ -618,6 +931,33 @@ mod tests {
             }
         }
         assert!(ran > 4 * ALGORITHMS.len(), "{ran}");
+    }
+
+    #[test]
+    fn gost34311_hmac_equals_the_library() {
+        use shyfr::hash::gost34311::Gost34311;
+        use shyfr::mac::hmac::Hmac;
+        let mut ran = 0;
+        for b in shyfr::gost28147::Backend::ALL {
+            if !b.is_available() {
+                continue;
+            }
+            for key_len in [0, 1, 31, 32, 33, 100] {
+                let key: Vec<u8> = (0..key_len).map(|i| i as u8 ^ 0xa5).collect();
+                let (inner, outer) = gost34311_hmac_states(&key, *b).unwrap();
+                for len in [0, 1, 32, 33, 1000] {
+                    let data = vec![len as u8; len];
+                    assert_eq!(
+                        gost34311_hmac(&inner, &outer, &data),
+                        Hmac::<Gost34311>::mac(&key, &data),
+                        "{} key {key_len} data {len}",
+                        b.name()
+                    );
+                    ran += 1;
+                }
+            }
+        }
+        assert!(ran >= 30, "{ran}");
     }
 
     #[test]

@@ -148,6 +148,8 @@ features! {
     Avx512bw = 11, "avx512bw", "x86_64";
     /// AVX-512 vector byte manipulation (`vpermb`, `vpermi2b`).
     Avx512vbmi = 12, "avx512vbmi", "x86_64";
+    /// AVX-512 integer fused multiply-add on 52-bit digits (`vpmadd52luq`/`vpmadd52huq`).
+    Avx512ifma = 23, "avx512ifma", "x86_64";
     /// Vector AES on 256/512-bit registers.
     Vaes = 13, "vaes", "x86_64";
     /// Vector carry-less multiplication.

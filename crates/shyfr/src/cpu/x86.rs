@@ -97,6 +97,9 @@ pub(super) fn detect() -> Features {
             if bit(ebx7, 30) {
                 f = f.with(Feature::Avx512bw);
             }
+            if bit(ebx7, 21) {
+                f = f.with(Feature::Avx512ifma);
+            }
             if bit(ecx7, 1) {
                 f = f.with(Feature::Avx512vbmi);
             }
@@ -169,6 +172,23 @@ token!(
     /// VAES on 512-bit registers with AVX-512F.
     Vaes512: [Aes, Avx, Avx2, Vaes, Avx512f]
 );
+
+token!(
+    /// MULX (BMI2) with the ADCX/ADOX carry chains (ADX).
+    Adx: [Bmi2, Adx]
+);
+token!(
+    /// AVX-512 IFMA on 256- and 512-bit registers (with the OS saving ZMM state), plus
+    /// MULX/ADX for the scalar parts of the same kernels.
+    Ifma: [Avx, Avx2, Avx512f, Avx512vl, Avx512ifma, Bmi2, Adx]
+);
+
+impl Ifma {
+    /// The IFMA token includes MULX and ADX.
+    pub fn adx(self) -> Adx {
+        Adx(())
+    }
+}
 
 impl Vaes256 {
     /// VAES implies AES-NI.

@@ -26,8 +26,6 @@
 //! assert_eq!(&out[..n], b"twenty bytes of text");
 //! ```
 
-use zeroize::Zeroize;
-
 use super::{check_cipher, load_iv, pieces, run_pieces_with, BlockModes, Buf};
 use crate::block::{check_whole_blocks, InOutBuf, MAX_BLOCK_LEN};
 use crate::pad::Padding;
@@ -198,7 +196,7 @@ fn unpad_or_wipe(buf: &mut [u8], block: usize, padding: Padding) -> Result<&mut 
     match padding.message_len(buf, block) {
         Ok(n) => Ok(&mut buf[..n]),
         Err(e) => {
-            buf.zeroize();
+            crate::wipe::wipe(buf);
             Err(e)
         }
     }
@@ -330,7 +328,7 @@ impl<C: BlockModes> CbcEncryptor<C> {
 impl<C: BlockModes> Drop for CbcEncryptor<C> {
     fn drop(&mut self) {
         // Buffered plaintext; the IV and ciphertext are not secret.
-        self.pending.buf[..C::BLOCK_LEN].zeroize();
+        crate::wipe::wipe(&mut self.pending.buf[..C::BLOCK_LEN]);
     }
 }
 
@@ -430,13 +428,13 @@ impl<C: BlockModes + Sync> CbcDecryptor<C> {
             }),
             Err(e) => Err(e),
         };
-        blk[..b].zeroize();
+        crate::wipe::wipe(&mut blk[..b]);
         out
     }
 }
 
 impl<C: BlockModes> Drop for CbcDecryptor<C> {
     fn drop(&mut self) {
-        self.pending.buf[..C::BLOCK_LEN].zeroize();
+        crate::wipe::wipe(&mut self.pending.buf[..C::BLOCK_LEN]);
     }
 }

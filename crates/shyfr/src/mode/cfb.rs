@@ -19,8 +19,6 @@
 //! assert_eq!(&msg, b"cipher feedback");
 //! ```
 
-use zeroize::Zeroize;
-
 use super::{load_iv, BlockModes, Buf};
 use crate::block::{InOutBuf, MAX_BLOCK_LEN};
 use crate::Error;
@@ -79,7 +77,7 @@ impl<C: BlockModes> State<C> {
             self.cur[self.pos + j] = if dec { i } else { *o };
         }
         data.write_at(0, &out[..n]);
-        out[..n].zeroize();
+        crate::wipe::wipe(&mut out[..n]);
         self.pos += n;
         if n > 0 && self.pos == b {
             self.reg = self.cur;
@@ -105,7 +103,7 @@ impl<C: BlockModes> State<C> {
                     let mut ks = [0u8; MAX_BLOCK_LEN];
                     self.encrypt_reg(&mut ks)?;
                     self.ks = ks;
-                    ks[..b].zeroize();
+                    crate::wipe::wipe(&mut ks[..b]);
                     self.pos = 0;
                     self.partial(&mut tail, dec);
                 }
@@ -121,7 +119,7 @@ impl<C: BlockModes> State<C> {
                     self.reg.copy_within(1..b, 0);
                     self.reg[b - 1] = if dec { i } else { o };
                 }
-                ks[..b].zeroize();
+                crate::wipe::wipe(&mut ks[..b]);
                 Ok(())
             }
             Segment::Bit => {
@@ -164,7 +162,7 @@ impl<C: BlockModes> State<C> {
             }
             data.write_at(j, &[o]);
         }
-        ks[..b].zeroize();
+        crate::wipe::wipe(&mut ks[..b]);
         Ok(())
     }
 }
@@ -172,7 +170,7 @@ impl<C: BlockModes> State<C> {
 impl<C: BlockModes> Drop for State<C> {
     fn drop(&mut self) {
         // The keystream; the register and `cur` hold ciphertext, which is not secret.
-        self.ks[..C::BLOCK_LEN].zeroize();
+        crate::wipe::wipe(&mut self.ks[..C::BLOCK_LEN]);
     }
 }
 

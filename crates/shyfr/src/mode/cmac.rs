@@ -23,8 +23,6 @@
 //! assert!(mac.verify(tag.as_bytes()).is_ok());
 //! ```
 
-use zeroize::Zeroize;
-
 use super::{check_cipher, BlockModes, Buf};
 use crate::block::{xor_in, MAX_BLOCK_LEN};
 use crate::Error;
@@ -78,7 +76,7 @@ impl core::fmt::Debug for Tag {
 
 impl Drop for Tag {
     fn drop(&mut self) {
-        self.bytes[..self.len].zeroize();
+        crate::wipe::wipe(&mut self.bytes[..self.len]);
     }
 }
 
@@ -204,7 +202,7 @@ impl<C: BlockModes> Cmac<C> {
         self.cipher
             .cbc_mac_blocks(&mut self.state[..b], &last[..b])
             .expect("one block and a one-block state");
-        last[..b].zeroize();
+        crate::wipe::wipe(&mut last[..b]);
         Tag {
             bytes: self.state,
             len: b,
@@ -222,9 +220,9 @@ impl<C: BlockModes> Cmac<C> {
 impl<C: BlockModes> Drop for Cmac<C> {
     fn drop(&mut self) {
         let b = C::BLOCK_LEN;
-        self.k1[..b].zeroize();
-        self.k2[..b].zeroize();
-        self.state[..b].zeroize();
-        self.buf[..b].zeroize();
+        crate::wipe::wipe(&mut self.k1[..b]);
+        crate::wipe::wipe(&mut self.k2[..b]);
+        crate::wipe::wipe(&mut self.state[..b]);
+        crate::wipe::wipe(&mut self.buf[..b]);
     }
 }

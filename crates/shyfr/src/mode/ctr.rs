@@ -26,8 +26,6 @@
 //! assert_eq!(&msg, b"counter mode, any length");
 //! ```
 
-use zeroize::Zeroize;
-
 use super::generic::ctr_add;
 use super::{load_iv, pieces, run_pieces, BlockModes, Buf};
 use crate::block::{InOutBuf, MAX_BLOCK_LEN};
@@ -183,6 +181,6 @@ impl<C: BlockModes + Sync> Ctr<C> {
 impl<C: BlockModes> Drop for Ctr<C> {
     fn drop(&mut self) {
         // The keystream; the counters are not secret.
-        self.ks[..C::BLOCK_LEN].zeroize();
+        crate::wipe::wipe(&mut self.ks[..C::BLOCK_LEN]);
     }
 }

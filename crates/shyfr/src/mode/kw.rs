@@ -25,8 +25,6 @@
 //! assert_eq!(Kwp::new(&kek).unwrap().wrap(&[1, 2, 3], &mut w2).unwrap(), 16);
 //! ```
 
-use zeroize::Zeroize;
-
 use crate::block::BlockCipher;
 use crate::Error;
 
@@ -71,7 +69,7 @@ fn w<C: BlockCipher>(c: &C, a: &mut [u8; 8], r: &mut [u8]) -> Result<(), Error> 
             ri.copy_from_slice(&b[8..]);
         }
     }
-    b.zeroize();
+    crate::wipe::wipe(&mut b);
     Ok(())
 }
 
@@ -91,7 +89,7 @@ fn w_inv<C: BlockCipher>(c: &C, a: &mut [u8; 8], r: &mut [u8]) -> Result<(), Err
             ri.copy_from_slice(&b[8..]);
         }
     }
-    b.zeroize();
+    crate::wipe::wipe(&mut b);
     Ok(())
 }
 
@@ -162,7 +160,7 @@ impl<C: BlockCipher> Kw<C> {
         out[..n].copy_from_slice(&wrapped[8..]);
         w_inv(&self.cipher, &mut a, &mut out[..n])?;
         if !crate::ct::ct_eq(&a, &KW_IV) {
-            out[..n].zeroize();
+            crate::wipe::wipe(&mut out[..n]);
             return Err(Error::AuthenticationFailed);
         }
         Ok(n)
@@ -248,7 +246,7 @@ impl<C: BlockCipher> Kwp<C> {
             self.cipher.decrypt_blocks(&mut b)?;
             a.copy_from_slice(&b[..8]);
             out[..8].copy_from_slice(&b[8..]);
-            b.zeroize();
+            crate::wipe::wipe(&mut b);
         } else {
             a.copy_from_slice(&wrapped[..8]);
             out[..n].copy_from_slice(&wrapped[8..]);
@@ -271,7 +269,7 @@ impl<C: BlockCipher> Kwp<C> {
         }
         bad |= crate::ct::mask_nonzero_u64(pad_acc) & 1;
         if crate::ct::barrier_u64(bad) != 0 {
-            out[..n].zeroize();
+            crate::wipe::wipe(&mut out[..n]);
             return Err(Error::AuthenticationFailed);
         }
         Ok(mli as usize)

@@ -13,8 +13,6 @@
 //! assert_eq!(&msg, b"output feedback");
 //! ```
 
-use zeroize::Zeroize;
-
 use super::{load_iv, BlockModes, Buf};
 use crate::block::{InOutBuf, MAX_BLOCK_LEN};
 use crate::Error;
@@ -56,7 +54,7 @@ impl<C: BlockModes> Ofb<C> {
             let t = tail.len();
             tail.xor_at(0, &self.reg[..t]);
             self.pos = t;
-            zero[..b].zeroize();
+            crate::wipe::wipe(&mut zero[..b]);
         }
         Ok(())
     }
@@ -75,6 +73,6 @@ impl<C: BlockModes> Ofb<C> {
 impl<C: BlockModes> Drop for Ofb<C> {
     fn drop(&mut self) {
         // The register is the last keystream block.
-        self.reg[..C::BLOCK_LEN].zeroize();
+        crate::wipe::wipe(&mut self.reg[..C::BLOCK_LEN]);
     }
 }

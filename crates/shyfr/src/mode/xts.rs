@@ -24,12 +24,11 @@
 //! assert_eq!(sector, [0x55; 520]);
 //! ```
 
-use zeroize::Zeroize;
-
 use super::generic::{xts_mul_x, xts_poly};
 use super::{pieces, run_pieces, BlockModes};
 use crate::block::aes::{Aes, Aes128, Aes256};
 use crate::block::{check_iv, InOutBuf, MAX_BLOCK_LEN};
+use crate::wipe::wipe;
 use crate::Error;
 
 /// Tweak length in bytes of XTS-AES (one block; wider ciphers take one of their blocks).
@@ -101,7 +100,7 @@ impl<C: BlockModes + Sync> Xts<C> {
         };
         if r == 0 {
             let res = xts(&mut t[..b], data);
-            t.zeroize();
+            wipe(&mut t[..b]);
             return res;
         }
         // Ciphertext stealing (IEEE 1619 5.3.2 / 5.4.2): all whole blocks but the last go
@@ -126,7 +125,7 @@ impl<C: BlockModes + Sync> Xts<C> {
         last.write_at(b, &cc[..r]);
         last.write_at(0, &pp[..b]);
         for x in [&mut cc, &mut pp, &mut tt, &mut t, &mut t2] {
-            x.zeroize();
+            wipe(&mut x[..b]);
         }
         Ok(())
     }
@@ -212,7 +211,7 @@ impl<C: BlockModes + Sync> Xts<C> {
                 }
                 done += g;
             }
-            tw.zeroize();
+            wipe(&mut tw);
             Ok(())
         })
     }

@@ -1,0 +1,3 @@
+//! Signatures and public-key encryption: [`rsa`].
+
+pub mod rsa;
