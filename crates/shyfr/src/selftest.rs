@@ -2,7 +2,8 @@
 //!
 //! Each known answer is a published test vector (FIPS 197, SP 800-38A/B/C/E/F, IEEE 1619,
 //! the GCM specification, FIPS 180-4 and 202 examples, SP 800-185, RFC 4231, 5869, 6070,
-//! DSTU 7624:2014 Annex B, GOST 34.311-95 Annex A, NIST CAVP TDES; the source is in each
+//! DSTU 7624:2014 Annex B, DSTU 7564:2014 examples, GOST 34.311-95 Annex A, NIST CAVP
+//! TDES, Wycheproof RSA PKCS#1 v1.5 signature generation; the source is in each
 //! test's name). [`run`] computes every one of them on every backend of its algorithm
 //! family that this CPU can run (after `SHYFR_CPU`), through the public explicit-backend
 //! constructors, so a backend whose one-time self-test against the portable code failed
@@ -23,6 +24,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::aead::aes_gcm::AesGcm;
+use crate::arith::bigint::{self, BoxedUint, Modulus};
 use crate::aead::ccm::AesCcm;
 use crate::aead::ghash::{self, Ghash};
 use crate::block::aes::{self, Aes};
@@ -31,6 +33,7 @@ use crate::block::gost28147::{self, Gost28147, Sbox};
 use crate::block::kalyna::{self, Kalyna};
 use crate::cpu::Feature;
 use crate::hash::gost34311::Gost34311;
+use crate::hash::kupyna::{self, Kupyna};
 use crate::hash::sha1::{self, Sha1};
 use crate::hash::sha2::{Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512Backend};
 use crate::hash::sha3::{self, Sha3_256, Shake128};
@@ -39,12 +42,14 @@ use crate::kdf::hkdf::Hkdf;
 use crate::kdf::pbkdf2::pbkdf2_hmac;
 use crate::mac::hmac::Hmac;
 use crate::mac::kmac::Kmac128;
+use crate::mac::kupyna_kmac::KupynaKmac;
 use crate::mode::cbc::Cbc;
 use crate::mode::cmac::Cmac;
 use crate::mode::ctr::Ctr;
 use crate::mode::gost28147::{Gamma, Mac};
 use crate::mode::kw::Kw;
 use crate::mode::xts::Xts;
+use crate::sig::rsa::RsaPublicKey;
 use crate::Error;
 
 /// What one known answer gave on one backend.
@@ -518,7 +523,90 @@ static KATS: &[Kat] = &[
             )
         },
     },
+    Kat {
+        test: "Kupyna-256, DSTU 7564:2014 example (512-bit message)",
+        family: "kupyna",
+        expect: "08f4ee6f1be6903b324c4e27990cb24ef69dd58dbe84813ee0a52f6631239875",
+        run: |b| kupyna_digest(b, 256, 64),
+    },
+    Kat {
+        test: "Kupyna-512, DSTU 7564:2014 example (1024-bit message)",
+        family: "kupyna",
+        expect: "76ed1ac28b1d0143013ffa87213b4090b356441263c13e03fa060a8cada32b97\
+                 9635657f256b15d5fca4a174de029f0b1b4387c878fcc1c00e8705d783fd7ffe",
+        run: |b| kupyna_digest(b, 512, 128),
+    },
+    Kat {
+        test: "Kupyna KMAC-256, DSTU 7564:2014 KMAC example",
+        family: "kupyna",
+        expect: "b60594d56fa79ba210314c72c2495087ccd0a99fc04acfe2a39ef669925d98ee",
+        run: |b| {
+            let backend = kupyna::Backend::from_name(b).ok_or(Error::BackendUnavailable)?;
+            let key: Vec<u8> = (0..32u8).rev().collect();
+            let mut m = KupynaKmac::with_backend(&key, backend)?;
+            m.update(&(0..31u8).collect::<Vec<u8>>());
+            Ok(m.finalize().to_vec())
+        },
+    },
+    Kat {
+        test: "RSA-1024 private exponentiation (EM^d mod n), Wycheproof \
+               rsa_pkcs1_1024_sig_gen_test tcId 1",
+        family: "bigint",
+        expect: RSA1024_SIG,
+        run: |b| {
+            let backend = bigint::Backend::from_name(b).ok_or(Error::BackendUnavailable)?;
+            let n = BoxedUint::from_be_bytes(&unhex(RSA1024_N));
+            let d = BoxedUint::from_be_bytes(&unhex(RSA1024_D));
+            let m = Modulus::with_backend(&n, backend)?;
+            m.pow(&BoxedUint::from_be_bytes(&unhex(RSA1024_EM)), &d)
+                .to_be_bytes(128)
+        },
+    },
+    Kat {
+        test: "RSA-1024 public operation (sig^e mod n), Wycheproof \
+               rsa_pkcs1_1024_sig_gen_test tcId 1",
+        family: "rsa",
+        expect: RSA1024_EM,
+        run: |b| {
+            let backend = bigint::Backend::from_name(b).ok_or(Error::BackendUnavailable)?;
+            let k = RsaPublicKey::with_backend(&unhex(RSA1024_N), &[1, 0, 1], backend)?;
+            k.raw_public(&unhex(RSA1024_SIG))
+        },
+    },
 ];
+
+/// The private key of Wycheproof `rsa_pkcs1_1024_sig_gen_test.json` (version 0.8r12),
+/// first group: modulus and private exponent.
+const RSA1024_N: &str = "d0941e63a980fa92fb25ed4c7b3307f827023034ae7f1a7491f0699ca7607285\
+                         e62ad8e994bac21b8b6e305e334f4874067d28e304230dca7f0e85f7ce595770\
+                         b6e054c9f844ba86c0696eeba0769d8d4a347e8fe85c724ac1c44994af18a39e\
+                         719f721f1bc50c46a39e6c075fcd1649f01f22608ce7dc6955502258336987d9";
+const RSA1024_D: &str = "5ff4a47e690ea338573e3d8b3fea5c32378ff4296855a51017cba86a9f3de9b1\
+                         dc0fbe36c76b9bbd1c4a170a5f448c2a8489b3f3ac858be4aacb3daaa14dccc1\
+                         83622eedd3ae6f0427a2a298b51b97818a5430f13705f42d8b25476f939c935e\
+                         389e30d9ade5d0180920135f5aef0c5fecd15f00b83b51dab8ba930d88826801";
+
+/// Its signature of the empty message (tcId 1, SHA-1).
+const RSA1024_SIG: &str = "03e64d148e05201b021fb5d3d72ab6abd4294be6c1673277ba5822ad2fe7ce4b\
+                           b29ac547b2fdf09c2894ea0e31e76f1b3e1937db91c389467e9a8ac7be0a4f67\
+                           4456f01c5b4fa4277a26028b49b16e25689827d0a4b9f1c25a63350dc15131da\
+                           908a05c7cfa8c08a67ac9efe3b0cd04aba7db12064cbc36729eaaec540c4bc12";
+/// EMSA-PKCS1-v1_5 (RFC 8017 9.2) of the empty message with SHA-1, 128 bytes: what that
+/// signature opens to.
+const RSA1024_EM: &str = "0001ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff\
+                          ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff\
+                          ffffffffffffffffffffffffffffffffffffffffffffffffffffffff00302130\
+                          0906052b0e03021a05000414da39a3ee5e6b4b0d3255bfef95601890afd80709";
+
+/// Kupyna with `bits`-bit output of the message `00 01 02 ..` of `len` bytes.
+fn kupyna_digest(name: &str, bits: usize, len: u8) -> Result<Vec<u8>, Error> {
+    let b = kupyna::Backend::from_name(name).ok_or(Error::BackendUnavailable)?;
+    let mut h = Kupyna::with_backend(bits, b)?;
+    h.update(&(0..len).collect::<Vec<u8>>());
+    let mut out = vec![0u8; bits / 8];
+    h.finalize_into(&mut out)?;
+    Ok(out)
+}
 
 fn gost_on(name: &str, key: &[u8]) -> Result<Gost28147, Error> {
     let b = gost28147::Backend::from_name(name).ok_or(Error::BackendUnavailable)?;
