@@ -28,6 +28,7 @@
 //! `leaky` it runs a deliberately leaky look-up instead, which memcheck must report.
 
 use shyfr::aead::ccm::AesCcm;
+use shyfr::arith::bigint::{self, BoxedUint, Modulus};
 use shyfr::aead::dstu7624::gcm::Gcm as DstuGcm;
 use shyfr::aead::gcm::AesGcm;
 use shyfr::aead::ghash;
@@ -35,6 +36,7 @@ use shyfr::aes::{self, Aes};
 use shyfr::des::{self, Des, Tdes};
 use shyfr::gost28147::{self, Gost28147, Sbox};
 use shyfr::hash::gost34311::Gost34311;
+use shyfr::hash::kupyna::{self, Kupyna};
 use shyfr::hash::sha1::{self, Sha1};
 use shyfr::hash::sha2::{Sha256, Sha256Backend, Sha512, Sha512Backend};
 use shyfr::hash::sha3::{self, Sha3_256, Shake256};
@@ -46,6 +48,7 @@ use shyfr::kdf::hkdf::Hkdf;
 use shyfr::kdf::pbkdf2::pbkdf2_hmac;
 use shyfr::mac::hmac::Hmac;
 use shyfr::mac::kmac::Kmac128;
+use shyfr::mac::kupyna_kmac::KupynaKmac;
 use shyfr::mode::cbc::Cbc;
 use shyfr::mode::cfb::{CfbDecryptor, CfbEncryptor};
 use shyfr::mode::cmac::Cmac;
@@ -56,6 +59,8 @@ use shyfr::mode::kw::{Kw, Kwp};
 use shyfr::mode::ofb::Ofb;
 use shyfr::mode::xts::Xts;
 use shyfr::pad::Padding;
+use shyfr::rand::OsRng;
+use shyfr::sig::rsa::RsaPrivateKey;
 
 /// Memcheck's client request codes: `VG_USERREQ_TOOL_BASE('M','C') + n` (valgrind's
 /// documented client-request protocol, `memcheck.h`).
@@ -63,6 +68,9 @@ const MAKE_MEM_UNDEFINED: u64 = (((b'M' as u64) << 24) | ((b'C' as u64) << 16)) 
 const MAKE_MEM_DEFINED: u64 = MAKE_MEM_UNDEFINED + 1;
 /// `VG_USERREQ__RUNNING_ON_VALGRIND` (`valgrind.h`): nonzero under valgrind.
 const RUNNING_ON_VALGRIND: u64 = 0x1001;
+/// `VG_USERREQ__CHANGE_ERR_DISABLEMENT` (`valgrind.h`): argument `1` stops error
+/// reporting in this thread, `-1` resumes it.
+const CHANGE_ERR_DISABLEMENT: u64 = 0x1801;
 
 /// Issues a valgrind client request; a no-op returning `0` on real hardware.
 #[cfg(target_arch = "x86_64")]
@@ -121,6 +129,15 @@ fn secret(buf: &[u8]) {
 
 fn public(buf: &[u8]) {
     client_request(MAKE_MEM_DEFINED, buf.as_ptr(), buf.len());
+}
+
+/// Runs `f` with memcheck's error reporting off (the secrets stay undefined in what `f`
+/// computes): for set-up code whose accept/reject verdict is a branch by nature.
+fn unreported<T>(f: impl FnOnce() -> T) -> T {
+    client_request(CHANGE_ERR_DISABLEMENT, 1 as *const u8, 0);
+    let r = f();
+    client_request(CHANGE_ERR_DISABLEMENT, u64::MAX as usize as *const u8, 0);
+    r
 }
 
 /// A deliberately leaky computation: a table look-up and a branch on a secret byte. CI runs
@@ -455,6 +472,127 @@ fn des_checks(log: &mut Log) {
     }
 }
 
+/// Kupyna (DSTU 7564) with every output size class (256: 8-column state, 512: 16-column)
+/// over secret data, and the Kupyna KMAC with a secret key, on every backend.
+fn kupyna_checks(log: &mut Log) {
+    for &b in kupyna::Backend::ALL
+        .iter()
+        .filter(|b| check_backend("kupyna", b.name(), b.cpu_allows(), || b.is_available()))
+    {
+        for bits in [256usize, 384, 512] {
+            with_secrets(bits / 8, 1000, 13, |key, data| {
+                let mut h = Kupyna::with_backend(bits, b).expect("backend");
+                h.update(data);
+                let mut out = vec![0u8; bits / 8];
+                h.finalize_bits_into(data[0], 3, &mut out).expect("length");
+                public(&out);
+                let mut k = KupynaKmac::with_backend(key, b).expect("key");
+                k.update(data);
+                public(&k.finalize());
+            });
+        }
+        log.checked("Kupyna-256/384/512 (with a partial last byte), Kupyna KMAC", b.name());
+    }
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// Big integers on every backend: a public 2048-bit modulus, a secret base and a secret
+/// 2048-bit exponent (modular multiplication, reduction of a double-width value, the
+/// fixed-window exponentiation, the paired CRT exponentiation, Fermat inversion); then
+/// the RSA private operation (blinded CRT with its fault check) with a secret key on a
+/// public input. The key set-up's own accept/reject checks (`n = p q`, `e d = 1`) run
+/// with reports off, the key's values staying secret for the operation that follows.
+/// The fault check's verdict (`m^e == c`, and the result's width) is a branch on
+/// key-derived values by nature: `scripts/ct_valgrind.supp` names those two branches
+/// (in `private_op` itself and in the `resize` it calls), and nothing inlined into them,
+/// which needs the line tables (`CARGO_PROFILE_RELEASE_DEBUG=line-tables-only`).
+fn bigint_rsa_checks(log: &mut Log) {
+    let n = BoxedUint::from_be_bytes(&hex(RSA_N));
+    let p = BoxedUint::from_be_bytes(&hex(RSA_P));
+    let q = BoxedUint::from_be_bytes(&hex(RSA_Q));
+    for &b in bigint::Backend::ALL
+        .iter()
+        .filter(|b| check_backend("bigint", b.name(), b.cpu_allows(), || b.is_available()))
+    {
+        let m = Modulus::with_backend(&n, b).expect("backend");
+        let mp = Modulus::with_backend(&p, b).expect("backend");
+        let mq = Modulus::with_backend(&q, b).expect("backend");
+        with_secrets(256, 512, 14, |e, x| {
+            let e = BoxedUint::from_be_bytes(e);
+            let base = BoxedUint::from_be_bytes(&x[..256]);
+            let wide = BoxedUint::from_be_bytes(x);
+            let mut outs = vec![
+                m.reduce(&wide),
+                m.mul(&base, &wide),
+                m.pow(&base, &e),
+                mp.inv_prime(&base),
+            ];
+            let (y1, y2) = mp.pow_pair(&base, &e, &mq, &wide, &e);
+            outs.push(y1);
+            outs.push(y2);
+            for o in &mut outs {
+                let v = o.to_be_bytes(256).expect("fits");
+                public(&v);
+            }
+        });
+        log.checked(
+            "bigint 2048-bit reduce, mul, pow (secret exponent), pow_pair, inv_prime",
+            b.name(),
+        );
+        let d = hex(RSA_D);
+        let (pb, qb) = (hex(RSA_P), hex(RSA_Q));
+        // The primes' top limbs stay public: their widths are (half the key size), and
+        // the set-up reads them from the top limb.
+        secret(&d);
+        secret(&pb[8..]);
+        secret(&qb[8..]);
+        let key = unreported(|| {
+            RsaPrivateKey::from_components_with_backend(&hex(RSA_N), &[1, 0, 1], &d, &pb, &qb, b)
+        })
+        .expect("key");
+        // The input (a ciphertext, or the encoded message to sign) is public; its range
+        // check is a branch on it.
+        let mut x = bytes(256, 15);
+        x[0] = 0; // below n
+        let y = key.raw_private(&mut OsRng, &x).expect("private op");
+        public(&y);
+        log.checked("RSA-2048 private operation (blinded CRT, fault check)", b.name());
+    }
+}
+
+/// A 2048-bit RSA key made for this check (openssl genrsa 2048; e = 65537): modulus,
+/// private exponent, primes.
+const RSA_N: &str = "add8d41e001c722e0cba37461147e8987ea645c689e35cdd92944e0c9e9ebb05\
+                     9196ec139aa480fcf26862c3e718910cb478bfb308169d269a875b71d623f2fa\
+                     97c1016ee30bb940b27958a60e55dacee52253ca4a0bf278682b2f1afc0eddd5\
+                     829543067a105ecbba4cda89257f3ecde6bf6e4d4c5bc6a5ef27c01bb4304d75\
+                     7ae4a35eecc8b9cf4070b8c18d02542df8ca3aa951bdf79053134b74b3226b4f\
+                     14ae87e813c403b494f5c1c91e6a373ee6591e5662f1ee21acd4a018a03a513e\
+                     b5b158bf63b04a58e219d885ac63df97db8097139450be47c362d6746f5b33ad\
+                     96e50f43a7d419b494227a234aa958ba4616b2908a8e5f413122414f70ebac3b";
+const RSA_D: &str = "103d5303426b65d71b6541c88fd0b1cf9cf5174b8691f098da1a747805513a93\
+                     38986a91223effb5a14753028dd1e3aad628f96f55f016da0651629f6dab8a05\
+                     12abfae04ae14b7ad9b13030c2e20e408972fd74c619fb9a77d0a0e3da6be119\
+                     12cbb2a92639e5410eb4232df08cc4672388fa5aca2940933b95f1022580e59b\
+                     4e3fa20e0458c1cda9eab52f1c125fe38df8ef678b6cfbc1c2fbc6f2e088c25b\
+                     087a3b19b4d368193559f39d509d1f8fd407779abe16ca2b79b969eaf3182da0\
+                     8fec77ae681043a284376b385179ea94025e5481706deab2b2d41438317ebaeb\
+                     61aa9c1a8debb262e9d03e0c80692ef805cb3a29a86a5330bad385a45b67c9c1";
+const RSA_P: &str = "e69c26dbd5b597f6e6ef2bb7fcc533bd23a3bf1ce0bc2e388ba91eb28185d282\
+                     7925e6bd05a51087329c0c617b711aa7bf690ca8317c962cff8cb155aef04583\
+                     a0c39538d52310bda39e5c7e4f34078c161ac14bf53545e9fb29fccc498a8dc8\
+                     5ecb3feb151704a55ab31573bde07f1d9cf0dddd198107a72ccb62277e1c51f1";
+const RSA_Q: &str = "c0fcc937cdc7b06be3bc4c7b002939485c3262704e5c651ea0760db414db7397\
+                     61db9c675b84b13fb9077509ca83596f719154137c3ee346e47102e6dcc085f8\
+                     92158180b6956f03dffae17c8123a19aa8f2cdad525bfcd0a13777e0f242343b\
+                     d695d8d4d9bb7afb7a8968ab43f41d386fce9a8a04ea6671b48b09fb293fb4eb";
+
 fn main() {
     if std::env::args().any(|a| a == "leaky") {
         leaky();
@@ -467,6 +605,8 @@ fn main() {
     kalyna_checks(&mut log);
     gost_checks(&mut log);
     des_checks(&mut log);
+    kupyna_checks(&mut log);
+    bigint_rsa_checks(&mut log);
     let entries: std::collections::BTreeSet<_> = log.0.iter().map(|(e, _)| e.as_str()).collect();
     println!(
         "{} (entry point group, backend) pairs checked, {} entry point groups",
