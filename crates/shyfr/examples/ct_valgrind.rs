@@ -28,11 +28,11 @@
 //! `leaky` it runs a deliberately leaky look-up instead, which memcheck must report.
 
 use shyfr::aead::ccm::AesCcm;
-use shyfr::arith::bigint::{self, BoxedUint, Modulus};
 use shyfr::aead::dstu7624::gcm::Gcm as DstuGcm;
 use shyfr::aead::gcm::AesGcm;
 use shyfr::aead::ghash;
 use shyfr::aes::{self, Aes};
+use shyfr::arith::bigint::{self, BoxedUint, Modulus};
 use shyfr::des::{self, Des, Tdes};
 use shyfr::gost28147::{self, Gost28147, Sbox};
 use shyfr::hash::gost34311::Gost34311;
@@ -491,7 +491,10 @@ fn kupyna_checks(log: &mut Log) {
                 public(&k.finalize());
             });
         }
-        log.checked("Kupyna-256/384/512 (with a partial last byte), Kupyna KMAC", b.name());
+        log.checked(
+            "Kupyna-256/384/512 (with a partial last byte), Kupyna KMAC",
+            b.name(),
+        );
     }
 }
 
@@ -562,7 +565,10 @@ fn bigint_rsa_checks(log: &mut Log) {
         x[0] = 0; // below n
         let y = key.raw_private(&mut OsRng, &x).expect("private op");
         public(&y);
-        log.checked("RSA-2048 private operation (blinded CRT, fault check)", b.name());
+        log.checked(
+            "RSA-2048 private operation (blinded CRT, fault check)",
+            b.name(),
+        );
     }
 }
 

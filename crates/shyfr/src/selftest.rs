@@ -24,9 +24,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::aead::aes_gcm::AesGcm;
-use crate::arith::bigint::{self, BoxedUint, Modulus};
 use crate::aead::ccm::AesCcm;
 use crate::aead::ghash::{self, Ghash};
+use crate::arith::bigint::{self, BoxedUint, Modulus};
 use crate::block::aes::{self, Aes};
 use crate::block::des::{self, Des, Tdes};
 use crate::block::gost28147::{self, Gost28147, Sbox};
