@@ -773,3 +773,70 @@ fn unavailable_backends_are_errors() {
     check::<gost28147::Backend>(|b| Gost28147::with_backend(&[0; 32], &Sbox::DKE1, b).map(|_| ()));
     check::<des::Backend>(|b| Des::with_backend(&[0; 8], b).map(|_| ()));
 }
+
+/// Kupyna (every backend): output lengths that are not 8 to 512 bits in steps of 8, more
+/// than 7 final bits, a wrong output buffer; its KMAC: every key length but 32, 48 and 64
+/// bytes (0 to 130), and tags of the wrong length or with one bit wrong.
+#[test]
+fn kupyna_and_its_kmac() {
+    use shyfr::hash::kupyna::{self, Kupyna};
+    use shyfr::mac::kupyna_kmac::KupynaKmac;
+    let mut runs = 0;
+    let avail: Vec<_> = kupyna::Backend::ALL
+        .iter()
+        .filter(|b| b.is_available())
+        .collect();
+    for &&b in &avail {
+        for bits in 0..=520usize {
+            let r = Kupyna::with_backend(bits, b);
+            if (8..=512).contains(&bits) && bits % 8 == 0 {
+                let h = r.expect("valid length");
+                let mut out = vec![0u8; bits / 8];
+                is_err_like(
+                    h.clone().finalize_bits_into(0, 8, &mut out),
+                    Error::InvalidParameter { what: "" },
+                    "final bits 8",
+                );
+                let mut long = vec![0u8; bits / 8 + 1];
+                is_err_like(
+                    h.clone().finalize_into(&mut long),
+                    Error::InvalidParameter { what: "" },
+                    "output buffer",
+                );
+                zeroed(&long, "kupyna rejected output");
+            } else {
+                is_err_like(r, Error::InvalidParameter { what: "" }, "kupyna bits");
+            }
+            runs += 1;
+        }
+        for klen in 0..=130usize {
+            let key = pattern(klen, 3);
+            let r = KupynaKmac::with_backend(&key, b);
+            if matches!(klen, 32 | 48 | 64) {
+                let mut m = r.expect("valid key");
+                m.update(b"message");
+                let tag = m.clone().finalize();
+                assert!(m.clone().verify(&tag).is_ok());
+                for bad in [&tag[..klen - 1], &[&tag[..], &[0u8][..]].concat()[..], &[][..]] {
+                    is_err_like(
+                        m.clone().verify(bad),
+                        Error::InvalidTagLength { got: 0 },
+                        "kmac tag length",
+                    );
+                }
+                let mut flipped = tag.to_vec();
+                flipped[klen - 1] ^= 0x80;
+                is_err_like(
+                    m.verify(&flipped),
+                    Error::AuthenticationFailed,
+                    "kmac tag bit",
+                );
+            } else {
+                is_err_like(r, Error::InvalidKeyLength { got: klen }, "kmac key");
+            }
+            runs += 1;
+        }
+    }
+    assert!(avail.contains(&&kupyna::Backend::Soft));
+    assert_eq!(runs, avail.len() * (521 + 131));
+}
