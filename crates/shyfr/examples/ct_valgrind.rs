@@ -74,8 +74,8 @@ const CHANGE_ERR_DISABLEMENT: u64 = 0x1801;
 
 /// Issues a valgrind client request; a no-op returning `0` on real hardware.
 #[cfg(target_arch = "x86_64")]
-fn client_request(request: u64, addr: *const u8, len: usize) -> u64 {
-    let args: [u64; 6] = [request, addr as u64, len as u64, 0, 0, 0];
+fn client_request_raw(request: u64, arg1: u64, arg2: u64) -> u64 {
+    let args: [u64; 6] = [request, arg1, arg2, 0, 0, 0];
     let mut result: u64 = 0;
     // SAFETY: the "special instruction preamble" (four rotations of rdi summing to 128
     // bits, then xchg rbx,rbx) leaves every register unchanged on real hardware; under
@@ -93,8 +93,13 @@ fn client_request(request: u64, addr: *const u8, len: usize) -> u64 {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn client_request(_request: u64, _addr: *const u8, _len: usize) -> u64 {
+fn client_request_raw(_request: u64, _arg1: u64, _arg2: u64) -> u64 {
     0
+}
+
+/// A client request about the memory `addr .. addr + len`.
+fn client_request(request: u64, addr: *const u8, len: usize) -> u64 {
+    client_request_raw(request, addr as u64, len as u64)
 }
 
 /// Backends whose kernels valgrind 3.19 cannot decode: their self-test would stop the run
@@ -134,9 +139,9 @@ fn public(buf: &[u8]) {
 /// Runs `f` with memcheck's error reporting off (the secrets stay undefined in what `f`
 /// computes): for set-up code whose accept/reject verdict is a branch by nature.
 fn unreported<T>(f: impl FnOnce() -> T) -> T {
-    client_request(CHANGE_ERR_DISABLEMENT, 1 as *const u8, 0);
+    client_request_raw(CHANGE_ERR_DISABLEMENT, 1, 0);
     let r = f();
-    client_request(CHANGE_ERR_DISABLEMENT, u64::MAX as usize as *const u8, 0);
+    client_request_raw(CHANGE_ERR_DISABLEMENT, u64::MAX, 0);
     r
 }
 

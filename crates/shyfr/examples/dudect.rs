@@ -110,13 +110,18 @@ impl Stats {
 struct Target {
     name: &'static str,
     len: usize,
-    prepare: Box<dyn FnMut(usize, &mut Rng, &mut [u8])>,
-    run: Box<dyn FnMut(&mut [u8])>,
+    prepare: Prepare,
+    run: Run,
 }
+
+/// Writes the input of class `c` into a slot (untimed).
+type Prepare = Box<dyn FnMut(usize, &mut Rng, &mut [u8])>;
+/// The timed call on a slot.
+type Run = Box<dyn FnMut(&mut [u8])>;
 
 /// The `prepare` of a target whose class 0 is the fixed input `fixed` and class 1 random
 /// bytes.
-fn fixed_vs_random(fixed: Vec<u8>) -> Box<dyn FnMut(usize, &mut Rng, &mut [u8])> {
+fn fixed_vs_random(fixed: Vec<u8>) -> Prepare {
     Box::new(move |c, r, slot| {
         if c == 0 {
             slot.copy_from_slice(&fixed)

@@ -124,7 +124,7 @@ fn aes_cmac() {
 /// checks first (not whole semiblocks, shorter than the shortest wrapping), then the
 /// integrity check.
 fn unwrap_error(len: usize, padded: bool) -> Error {
-    if len % 8 != 0 {
+    if !len.is_multiple_of(8) {
         Error::NotWholeBlocks { len, block: 8 }
     } else if len < if padded { 16 } else { 24 } {
         Error::TooShort {
