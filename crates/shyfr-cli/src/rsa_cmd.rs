@@ -527,7 +527,7 @@ fn parse_key(data: &[u8]) -> Result<Loaded, String> {
     Err(match first_specific {
         Some(e) => key_error(e),
         None if data.is_empty() => "empty file, not a key".into(),
-        None => "not a key: neither PEM nor DER of an RSA key (PKCS#8, PKCS#1 or \
+        None => "not an RSA key in PEM or DER (PKCS#8, PKCS#1 or \
                  SubjectPublicKeyInfo)"
             .into(),
     })
@@ -565,28 +565,25 @@ fn digest_input(input: Option<&Path>, digest: Digest) -> Result<Vec<u8>, CliErro
 /// Checks that a key of `bits` bits can carry a signature with `hash` and `pad`; a message
 /// naming the smallest key that can otherwise.
 fn check_fits(bits: usize, hash: &HashChoice, pad: Padding) -> Result<(), CliError> {
-    let need_bytes = match pad {
-        Padding::Pkcs1v15 => hash.prefix_len + hash.len + 11,
-        Padding::PssSign(salt) => hash.len + salt + 2,
+    // (bytes needed, bytes the key has, the scheme in words, the fewest bits that do)
+    let (need, have, scheme, need_bits) = match pad {
+        Padding::Pkcs1v15 => {
+            let need = hash.prefix_len + hash.len + 11;
+            let scheme = "a PKCS#1 v1.5 signature".to_string();
+            (need, bits.div_ceil(8), scheme, need * 8 - 7)
+        }
+        Padding::PssSign(salt) => {
+            let need = hash.len + salt + 2;
+            let scheme = format!("a PSS signature with a {salt}-byte salt");
+            (need, (bits - 1).div_ceil(8), scheme, need * 8 - 6)
+        }
         Padding::PssVerify(_) => return Ok(()),
     };
-    let have = match pad {
-        Padding::Pkcs1v15 => bits.div_ceil(8),
-        _ => (bits - 1).div_ceil(8),
-    };
-    if need_bytes > have {
-        let scheme = match pad {
-            Padding::Pkcs1v15 => "PKCS#1 v1.5".to_string(),
-            _ => "PSS with this salt length".to_string(),
-        };
+    if need > have {
         return Err(CliError::Failure(format!(
-            "a {bits}-bit key is too small for {scheme} signatures with {} (they need at \
-             least {} bits)",
-            hash.name,
-            match pad {
-                Padding::Pkcs1v15 => need_bytes * 8 - 7,
-                _ => need_bytes * 8 - 6,
-            }
+            "a {bits}-bit key is too small for {scheme} with {} (it needs at least \
+             {need_bits} bits)",
+            hash.name
         )));
     }
     Ok(())
@@ -628,7 +625,16 @@ pub fn run_sign(a: &SignArgs) -> Result<(), CliError> {
         if let Some(input) = a.input.as_deref().filter(|i| !is_std(Some(i))) {
             check_not_an_input(out, input, "-o")?;
         }
-        check_not_an_input(out, &a.key, "-o")?;
+        if let (Ok(o), Ok(k)) = (std::fs::metadata(out), std::fs::metadata(&a.key)) {
+            if crate::encrypt::output::FileId::of(&o)
+                .is_some_and(|id| crate::encrypt::output::FileId::of(&k) == Some(id))
+            {
+                return Err(CliError::Usage(format!(
+                    "-o '{}' is the key file; write the signature to another file",
+                    shown(out.as_os_str())
+                )));
+            }
+        }
     } else if std::io::stdout().is_terminal() {
         return Err(CliError::Usage(
             "refusing to write a binary signature to a terminal (use -o SIG or redirect)".into(),
