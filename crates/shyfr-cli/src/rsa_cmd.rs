@@ -15,7 +15,8 @@
 //!   to SIG (written atomically) or to standard output (never to a terminal).
 //! * `shyfr verify -p PUB -s SIG [--hash H] [--pss [--saltlen auto|digest|max|N]] [FILE]`:
 //!   prints `Verified OK` and exits 0, or prints `Verification failure` and exits 1 (both
-//!   on standard output, as `openssl dgst -verify` does). PSS signatures are checked with
+//!   on standard output, as `openssl dgst -verify` does; a failure also says so on standard
+//!   error in the command's one error style). PSS signatures are checked with
 //!   any salt length unless `--saltlen` fixes one.
 //!
 //! Keys are read in every format OpenSSL writes for RSA: PKCS#8 (`PRIVATE KEY`) and PKCS#1
@@ -266,8 +267,8 @@ pub struct VerifyArgs {
 }
 
 const VERIFY_AFTER: &str = "Prints `Verified OK` (exit status 0) or `Verification failure` \
-(exit status 1) on standard output, as `openssl dgst -verify` does. Exit status 1 with a \
-message for unreadable or malformed input (a key, a signature of the wrong length), 2 for \
+(exit status 1) on standard output, as `openssl dgst -verify` does (a failure also says so \
+on standard error). Exit status 1 with a message for unreadable or malformed input (a key, a signature of the wrong length), 2 for \
 usage errors.";
 
 /// A failure of `shyfr encrypt`'s output code in the one error style.
@@ -706,6 +707,13 @@ pub fn run_verify(a: &VerifyArgs) -> Result<(), CliError> {
         Ok(()) => stdio::emit("Verified OK\n"),
         Err(_) => {
             stdio::emit("Verification failure\n")?;
+            // The one error style too: every failing exit says why on standard error.
+            eprintln!(
+                "shyfr: verify: {}: the signature does not match the data and key",
+                a.input
+                    .as_deref()
+                    .map_or("-".into(), |p| shown(p.as_os_str()))
+            );
             Err(CliError::Reported)
         }
     }

@@ -308,6 +308,11 @@ fn changes_are_verification_failures() {
         assert_eq!(verify("k.pem", "msg").0, 0);
         let wrong = verify("other.pem", "msg");
         assert_eq!((wrong.0, wrong.1.as_str()), (1, "Verification failure\n"));
+        assert!(
+            wrong.2.starts_with("shyfr: verify: msg: ") && wrong.2.contains("does not match"),
+            "{}",
+            wrong.2
+        );
         let sig = std::fs::read(dir.join("s.sig")).unwrap();
         let msg = std::fs::read(dir.join("msg")).unwrap();
         for i in [0, 1, 2499, 4999] {
