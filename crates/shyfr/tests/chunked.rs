@@ -333,7 +333,7 @@ fn check_raw(file: &str, suite: Suite, v: &Vector) {
         assert!(v.has("HeaderFailure"), "{name}: no raw key");
         return;
     };
-    let mk = MessageKey::from_raw(suite, k, n[..].try_into().unwrap()).unwrap();
+    let mk = MessageKey::from_raw(suite, k, n).unwrap();
     let body = &v.ct[HEADER_LEN..];
     let mut out = vec![0u8; opened_chunks_len(body.len(), true).unwrap_or(0)];
     let r = if opened_chunks_len(body.len(), true).is_some() {
