@@ -15,6 +15,7 @@
 
 use shyfr::cpu::{self, BackendStatus, Feature};
 use shyfr::hash::gost34311::Gost34311;
+use shyfr::hash::kupyna::{Kupyna256, Kupyna384, Kupyna512};
 use shyfr::hash::sha1::Sha1;
 use shyfr::hash::sha2::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 use shyfr::hash::sha3::{Sha3_224, Sha3_256, Sha3_384, Sha3_512};
@@ -177,6 +178,23 @@ const fn hmac(name: &'static str, family: &'static str, d: Digest) -> Algorithm 
         su::hmac_any,
     )
     .with_digest(d)
+}
+
+/// A DSTU 7564 keyed-Kupyna row: key and tag of `len` bytes.
+const fn kupyna_kmac(name: &'static str, len: usize) -> Algorithm {
+    row(
+        name,
+        "kupyna",
+        len,
+        SizeRule::ANY,
+        &[Operation::Mac],
+        su::kupyna,
+    )
+    .with_digest(Digest::FixedKey {
+        len,
+        key_len: len,
+        new: digest::kupyna_kmac,
+    })
 }
 
 macro_rules! fixed {
@@ -552,6 +570,14 @@ pub static ALGORITHMS: &[Algorithm] = &[
         su::gost34311,
     )
     .with_digest(hmac_of!(Gost34311, 32)),
+    // Kupyna (DSTU 7564:2014), its keyed MAC (key as long as the tag) and HMAC over it.
+    hash("kupyna-256", "kupyna", su::kupyna, fixed!(Kupyna256, 32)),
+    hash("kupyna-384", "kupyna", su::kupyna, fixed!(Kupyna384, 48)),
+    hash("kupyna-512", "kupyna", su::kupyna, fixed!(Kupyna512, 64)),
+    kupyna_kmac("kupyna-kmac-256", 32),
+    kupyna_kmac("kupyna-kmac-384", 48),
+    kupyna_kmac("kupyna-kmac-512", 64),
+    hmac("hmac-kupyna-256", "kupyna", hmac_of!(Kupyna256, 32)),
 ];
 
 /// What `shyfr speed` measures when no algorithm is named.
@@ -722,6 +748,34 @@ mod tests {
         assert_eq!(
             ALGORITHMS.iter().filter(sha).filter(|a| is_mac(a)).count(),
             13
+        );
+        for h in ["kupyna-256", "kupyna-384", "kupyna-512"] {
+            assert!(is_hash(find(h).unwrap()), "{h}");
+        }
+        for m in [
+            "kupyna-kmac-256",
+            "kupyna-kmac-384",
+            "kupyna-kmac-512",
+            "hmac-kupyna-256",
+        ] {
+            assert!(is_mac(find(m).unwrap()), "{m}");
+        }
+        let kupyna = |a: &&Algorithm| a.family == "kupyna";
+        assert_eq!(
+            ALGORITHMS
+                .iter()
+                .filter(kupyna)
+                .filter(|a| is_hash(a))
+                .count(),
+            3
+        );
+        assert_eq!(
+            ALGORITHMS
+                .iter()
+                .filter(kupyna)
+                .filter(|a| is_mac(a))
+                .count(),
+            4
         );
         // ecb cbc cfb cfb8 ofb ctr gcm at three key sizes, xts at two.
         let aes = |a: &&Algorithm| a.family == "aes";

@@ -37,6 +37,8 @@ pub type NewKmac = fn(&[u8], &[u8], u64) -> Result<Box<dyn Hasher>, shyfr::Error
 /// Makes a block-cipher MAC state from (key, tag length, S-box); the S-box is used by the
 /// GOST 28147-89 MAC only.
 pub type NewCipherMac = fn(&[u8], usize, &Sbox) -> Result<Box<dyn Hasher>, shyfr::Error>;
+/// Makes a keyed state whose key has one fixed length (an error for another).
+pub type NewFixedKey = fn(&[u8]) -> Result<Box<dyn Hasher>, shyfr::Error>;
 
 /// Where output goes, piece by piece.
 pub type Sink<'a> = dyn FnMut(&[u8]) -> Result<(), CliError> + 'a;
@@ -72,6 +74,16 @@ pub enum Digest {
         len: usize,
         /// A state keyed with the key.
         new: fn(&[u8]) -> Box<dyn Hasher>,
+    },
+    /// A MAC whose key and tag have fixed lengths (`shyfr mac`): the DSTU 7564 keyed
+    /// Kupyna.
+    FixedKey {
+        /// Tag length in bytes.
+        len: usize,
+        /// Key length in bytes (the only one accepted).
+        key_len: usize,
+        /// A state keyed with the key (an error for a key of another length).
+        new: NewFixedKey,
     },
     /// KMAC (`shyfr mac`, with `--length` and `--customization`).
     Kmac {
@@ -141,9 +153,10 @@ impl Digest {
     /// The output length without `--length`.
     pub fn default_len(&self) -> usize {
         match *self {
-            Digest::Hash { len, .. } | Digest::Hmac { len, .. } | Digest::SboxHash { len, .. } => {
-                len
-            }
+            Digest::Hash { len, .. }
+            | Digest::Hmac { len, .. }
+            | Digest::SboxHash { len, .. }
+            | Digest::FixedKey { len, .. } => len,
             Digest::Xof { default_len, .. } | Digest::Kmac { default_len, .. } => default_len,
             Digest::CipherMac { max_len, .. } => max_len,
         }
@@ -221,6 +234,25 @@ impl<H: Hash + Send> Hasher for HmacOf<H> {
 /// HMAC over `H` keyed with `key` (a [`Digest::Hmac`] constructor).
 pub fn hmac<H: Hash + Send + 'static>(key: &[u8]) -> Box<dyn Hasher> {
     Box::new(HmacOf(Hmac::<H>::new(key)))
+}
+
+struct KupynaKmacOf(shyfr::mac::kupyna_kmac::KupynaKmac);
+
+impl Hasher for KupynaKmacOf {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn finish(self: Box<Self>, sink: &mut Sink<'_>) -> Result<(), CliError> {
+        sink(self.0.finalize().as_ref())
+    }
+}
+
+/// The DSTU 7564 keyed Kupyna with `key` (32, 48 or 64 bytes; a [`Digest::FixedKey`]
+/// constructor).
+pub fn kupyna_kmac(key: &[u8]) -> Result<Box<dyn Hasher>, shyfr::Error> {
+    Ok(Box::new(KupynaKmacOf(
+        shyfr::mac::kupyna_kmac::KupynaKmac::new(key)?,
+    )))
 }
 
 /// A KMAC state and its tag length.

@@ -241,7 +241,16 @@ fn mac_spec(args: &MacArgs) -> Result<(Spec, Vec<u8>), CliError> {
                 alg.name
             )));
         }
-    } else if !args.customization.is_empty() {
+    } else if let Digest::FixedKey { key_len, .. } = digest {
+        if key.len() != key_len {
+            return Err(CliError::Usage(format!(
+                "--key-hex: the key is {} bytes; {} takes keys of exactly {key_len} bytes",
+                key.len(),
+                alg.name
+            )));
+        }
+    }
+    if !matches!(digest, Digest::Kmac { .. }) && !args.customization.is_empty() {
         return Err(CliError::Usage(format!(
             "--customization applies to KMAC only, not {}",
             alg.name
@@ -273,6 +282,9 @@ impl Spec {
             Digest::Hash { new, .. } => Ok(new()),
             Digest::Xof { new, .. } => Ok(new(self.len)),
             Digest::Hmac { new, .. } => Ok(new(key)),
+            Digest::FixedKey { new, .. } => {
+                new(key).map_err(|e| CliError::Usage(format!("{}: {e}", self.alg.name)))
+            }
             Digest::Kmac { new, .. } => new(key, custom, self.len)
                 .map_err(|e| CliError::Usage(format!("{}: {e}", self.alg.name))),
             Digest::SboxHash { new, .. } => Ok(new(&self.sbox)),

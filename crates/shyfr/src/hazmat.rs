@@ -10,6 +10,7 @@ pub use crate::arith::bigint::Backend as BigintBackend;
 pub use crate::block::aes::Backend as AesBackend;
 pub use crate::block::kalyna::Backend as KalynaBackend;
 pub use crate::block::{des::Backend as DesBackend, gost28147::Backend as Gost28147Backend};
+pub use crate::hash::kupyna::Backend as KupynaBackend;
 pub use crate::hash::sha1::Backend as Sha1Backend;
 pub use crate::hash::sha2::{Sha256Backend, Sha512Backend};
 pub use crate::hash::sha3::Backend as KeccakBackend;

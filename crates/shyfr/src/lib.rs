@@ -17,6 +17,7 @@
 //! | SHA-384/512, SHA-512/224, SHA-512/256 | `aarch64_sha512`, `x86_avx512`, `x86_avx2`, `soft` |
 //! | SHA-3, SHAKE, cSHAKE ([`hash::sha3`]), KMAC ([`mac::kmac`]) | `aarch64_sha3`, `x86_bmi`, `x86_avx512`, `soft` |
 //! | GOST 34.311-95 ([`hash::gost34311`]) | GOST 28147-89's |
+//! | Kupyna, DSTU 7564:2014 ([`hash::kupyna`]), its KMAC ([`mac::kupyna_kmac`]) | `x86_avx512`, `x86_avx2`, `aarch64_neon`, `soft` |
 //! | HMAC ([`mac::hmac`]), HKDF, PBKDF2 ([`kdf`]) | the hash's |
 //! | RSA ([`sig::rsa`]: PSS, PKCS#1 v1.5, OAEP), big integers ([`arith::bigint`]) | `x86_ifma`, `x86_adx`, `aarch64`, `soft` |
 //!

@@ -34,4 +34,5 @@ pub fn backends() -> impl Iterator<Item = BackendStatus> {
             algorithm: "rsa",
             ..r
         }))
+        .chain(crate::hash::kupyna::Backend::registry_rows())
 }

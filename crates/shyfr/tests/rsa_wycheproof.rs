@@ -12,39 +12,9 @@ use shyfr::arith::bigint::{prime, Backend, BoxedUint};
 use shyfr::hash::sha1::Sha1;
 use shyfr::hash::sha2::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 use shyfr::hash::sha3::{Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256};
-use shyfr::rand::{TryCryptoRng, TryRng};
 use shyfr::sig::rsa::{RsaPrivateKey, RsaPublicKey, SaltLen};
 
-struct TestRng(u64);
-impl TryRng for TestRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.try_next_u64()? as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Ok(z ^ (z >> 31))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for c in dst.chunks_mut(8) {
-            let v = self.try_next_u64()?.to_le_bytes();
-            c.copy_from_slice(&v[..c.len()]);
-        }
-        Ok(())
-    }
-}
-impl TryCryptoRng for TestRng {}
-
-fn backends() -> Vec<Backend> {
-    Backend::ALL
-        .iter()
-        .copied()
-        .filter(|b| b.is_available())
-        .collect()
-}
+use common::{bigint_backends as backends, TestRng};
 
 fn files(prefix: &str) -> Vec<String> {
     let dir = common::testdata("rsa/wycheproof");

@@ -290,6 +290,7 @@ pub fn hmac_any(
         "hmac-sha3-256" => run::<Sha3_256>(&key),
         "hmac-sha3-384" => run::<Sha3_384>(&key),
         "hmac-sha3-512" => run::<Sha3_512>(&key),
+        "hmac-kupyna-256" => run::<shyfr::hash::kupyna::Kupyna256>(&key),
         // HKDF: extract over the buffer as input key material, then expand 32 bytes.
         "hkdf-sha256" => repeat(move |buf| {
             let mut okm = [0u8; 32];
@@ -836,6 +837,33 @@ pub fn keccak_hash(
             })
         }
         other => return Err(format!("no Keccak set-up for {other}")),
+    };
+    Ok(Prepared {
+        backend: b.name(),
+        run,
+    })
+}
+
+/// [`Setup`] for Kupyna (DSTU 7564) and its keyed MAC: one digest or tag of the whole
+/// buffer per pass, on the Kupyna backend named on the command line.
+pub fn kupyna(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
+    use shyfr::hash::kupyna::{Backend, Kupyna256, Kupyna384, Kupyna512};
+    use shyfr::mac::kupyna_kmac::KupynaKmac;
+    let b = match backend {
+        None => Backend::best(),
+        Some(name) => Backend::from_name(name)
+            .ok_or_else(|| format!("{}: no Kupyna backend called '{name}'", alg.name))?,
+    };
+    let run = match alg.name {
+        "kupyna-256" => plain(Kupyna256::with_backend(b), alg.name)?,
+        "kupyna-384" => plain(Kupyna384::with_backend(b), alg.name)?,
+        "kupyna-512" => plain(Kupyna512::with_backend(b), alg.name)?,
+        "kupyna-kmac-256" | "kupyna-kmac-384" | "kupyna-kmac-512" => {
+            let k = KupynaKmac::with_backend(&bench_key(alg.key_len), b)
+                .map_err(|e| format!("{}: cannot use backend {}: {e}", alg.name, b.name()))?;
+            hash_runner(k, |k, d| k.update(d), |k| k.finalize())
+        }
+        other => return Err(format!("no Kupyna set-up for {other}")),
     };
     Ok(Prepared {
         backend: b.name(),

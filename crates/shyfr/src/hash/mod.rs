@@ -1,9 +1,10 @@
-//! Hash functions: SHA-1, SHA-2, SHA-3 / SHAKE / cSHAKE.
+//! Hash functions: SHA-1, SHA-2, SHA-3 / SHAKE / cSHAKE, GOST 34.311-95, Kupyna (DSTU 7564).
 //!
 //! Every fixed-length hash implements [`Hash`]; HMAC, HKDF and PBKDF2 are generic over it.
 //! Extendable-output functions implement [`Xof`].
 
 pub mod gost34311;
+pub mod kupyna;
 pub mod sha1;
 pub mod sha2;
 pub mod sha3;

@@ -30,11 +30,9 @@
 //! assert!(Kmac256::new(&key[..16], b"").is_err());
 //! ```
 
-use core::fmt;
-
 use crate::ct::ct_eq;
 use crate::hash::sha3::{kmac_sponge, right_encode, Backend, KeccakKernel, ShakeReader};
-use crate::hash::{Xof, XofReader};
+use crate::hash::XofReader;
 use crate::Error;
 
 /// The shortest tag accepted, in bytes (SP 800-185 8.4.2: `L >= 32` bits).
@@ -148,27 +146,7 @@ macro_rules! kmac {
             }
         }
 
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend())
-                    .finish_non_exhaustive()
-            }
-        }
-
-        /// KMACXOF through the [`Xof`] trait.
-        impl Xof for $name {
-            type Reader = ShakeReader;
-
-            #[inline]
-            fn update(&mut self, data: &[u8]) {
-                $name::update(self, data);
-            }
-
-            fn finalize_xof(self) -> ShakeReader {
-                $name::finalize_xof(self)
-            }
-        }
+        crate::hash::sha3::xof_impls!($name);
     };
 }
 

@@ -132,3 +132,37 @@ pub fn wy_hex(t: &serde_json::Value, field: &str) -> Vec<u8> {
     )
     .unwrap_or_else(|e| panic!("bad hex in {field}: {e}"))
 }
+
+/// A deterministic generator for tests (SplitMix64); never for keys.
+pub struct TestRng(pub u64);
+
+impl shyfr::rand::TryRng for TestRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.try_next_u64()? as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Ok(z ^ (z >> 31))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for c in dst.chunks_mut(8) {
+            let v = self.try_next_u64()?.to_le_bytes();
+            c.copy_from_slice(&v[..c.len()]);
+        }
+        Ok(())
+    }
+}
+impl shyfr::rand::TryCryptoRng for TestRng {}
+
+/// The big-integer backends this CPU can run.
+pub fn bigint_backends() -> Vec<shyfr::arith::bigint::Backend> {
+    shyfr::arith::bigint::Backend::ALL
+        .iter()
+        .copied()
+        .filter(|b| b.is_available())
+        .collect()
+}

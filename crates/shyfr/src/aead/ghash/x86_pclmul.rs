@@ -45,6 +45,46 @@ impl Key {
     }
 }
 
+/// Registers per reduction in the wide kernels.
+pub(crate) const WIDE_REGS: usize = 8;
+
+/// The key of the wide kernels (`x86_vpclmul`, `x86_vpclmul512`): eight registers of `B`
+/// bytes, each holding powers of `H` (`pow`) and the XOR of each power's halves (`kar`), in
+/// the lane order the kernel states, and the 128-bit key (`H^1..H^8`) for tails.
+#[derive(Clone)]
+pub(crate) struct WideKey<const B: usize> {
+    pub(super) pow: [[u8; B]; WIDE_REGS],
+    pub(super) kar: [[u8; B]; WIDE_REGS],
+    pub(super) xmm: Key,
+}
+
+impl<const B: usize> Drop for WideKey<B> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.pow);
+        zeroize::Zeroize::zeroize(&mut self.kar);
+    }
+}
+
+impl<const B: usize> WideKey<B> {
+    /// All zero, to be filled by the kernel's set-up.
+    pub(super) const ZERO: Self = WideKey {
+        pow: [[0; B]; WIDE_REGS],
+        kar: [[0; B]; WIDE_REGS],
+        xmm: Key::ZERO,
+    };
+
+    /// The powers of `H` per register and their Karatsuba halves (for the fused AES-GCM
+    /// engines, which use this layout).
+    pub(super) fn powers(&self) -> (&[[u8; B]; WIDE_REGS], &[[u8; B]; WIDE_REGS]) {
+        (&self.pow, &self.kar)
+    }
+
+    /// The 128-bit key (`H^1..H^8`) this key keeps for its tail.
+    pub(super) fn xmm(&self) -> &Key {
+        &self.xmm
+    }
+}
+
 /// `h`'s powers; the products of twisted values are twisted (parent module). Also called
 /// from the `x86_vpclmul` key set-up, whose features include these.
 #[target_feature(enable = "pclmulqdq,ssse3")]

@@ -14,42 +14,15 @@ use crate::arith::clmul::x86_vpclmul::{karatsuba, reduce, rev_mask};
 use crate::cpu::x86::Vpclmul256;
 
 /// YMM registers (block pairs) per reduction.
-const W: usize = 8;
+const W: usize = x86_pclmul::WIDE_REGS;
 
 /// `pow[j]` = `(tw(H^(16-2j)), tw(H^(15-2j)))` as two 128-bit lanes, `kar[j]` the XOR of
 /// each lane's halves; `xmm` holds `H^1..H^8` for the tail.
-#[derive(Clone)]
-pub(crate) struct Key {
-    pow: [[u8; 32]; W],
-    kar: [[u8; 32]; W],
-    xmm: x86_pclmul::Key,
-}
-
-impl Drop for Key {
-    fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.pow);
-        zeroize::Zeroize::zeroize(&mut self.kar);
-    }
-}
+pub(crate) type Key = x86_pclmul::WideKey<32>;
 
 impl Key {
-    /// The powers of `H` per register and their Karatsuba halves (for the fused AES-GCM
-    /// kernel, which uses this layout).
-    pub(super) fn powers(&self) -> (&[[u8; 32]; W], &[[u8; 32]; W]) {
-        (&self.pow, &self.kar)
-    }
-
-    /// The 128-bit key (`H^1..H^8`) this key keeps for its tail.
-    pub(super) fn xmm(&self) -> &x86_pclmul::Key {
-        &self.xmm
-    }
-
     pub(crate) fn new(h: &[u8; 16], t: Vpclmul256) -> Key {
-        let mut k = Key {
-            pow: [[0; 32]; W],
-            kar: [[0; 32]; W],
-            xmm: x86_pclmul::Key::ZERO,
-        };
+        let mut k = Key::ZERO;
         // SAFETY: the token proves VPCLMULQDQ, PCLMULQDQ, SSSE3, AVX and AVX2.
         unsafe { powers(h, &mut k, t) };
         k

@@ -15,42 +15,15 @@ use crate::arith::clmul::x86_vpclmul512::{karatsuba, reduce, rev_mask};
 use crate::cpu::x86::Vpclmul512;
 
 /// ZMM registers (groups of four blocks) per reduction.
-pub(crate) const W: usize = 8;
+pub(crate) const W: usize = x86_pclmul::WIDE_REGS;
 
 /// `pow[j]` = `(tw(H^(32-4j)), .., tw(H^(29-4j)))` as four 128-bit lanes, `kar[j]` the XOR
 /// of each lane's halves; `xmm` holds `H^1..H^8` for the tail.
-#[derive(Clone)]
-pub(crate) struct Key {
-    pow: [[u8; 64]; W],
-    kar: [[u8; 64]; W],
-    xmm: x86_pclmul::Key,
-}
-
-impl Drop for Key {
-    fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.pow);
-        zeroize::Zeroize::zeroize(&mut self.kar);
-    }
-}
+pub(crate) type Key = x86_pclmul::WideKey<64>;
 
 impl Key {
-    /// The powers of `H` per register and their Karatsuba halves (for the fused AES-GCM
-    /// engine, which uses this layout).
-    pub(super) fn powers(&self) -> (&[[u8; 64]; W], &[[u8; 64]; W]) {
-        (&self.pow, &self.kar)
-    }
-
-    /// The 128-bit key (`H^1..H^8`) this key keeps for its tail.
-    pub(super) fn xmm(&self) -> &x86_pclmul::Key {
-        &self.xmm
-    }
-
     pub(crate) fn new(h: &[u8; 16], t: Vpclmul512) -> Key {
-        let mut k = Key {
-            pow: [[0; 64]; W],
-            kar: [[0; 64]; W],
-            xmm: x86_pclmul::Key::ZERO,
-        };
+        let mut k = Key::ZERO;
         // SAFETY: the token proves VPCLMULQDQ, PCLMULQDQ, SSSE3, AVX2 and AVX-512F/BW/VL.
         unsafe { powers(h, &mut k, t) };
         k

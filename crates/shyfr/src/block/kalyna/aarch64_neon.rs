@@ -18,8 +18,8 @@
 use core::arch::aarch64::*;
 
 use super::soft::shift;
-use super::tables::{gf_mul, MDS_INV, SBOX, SBOX_INV};
 use super::{RoundKeys, MAX_ROUNDS};
+use crate::arith::gf256::aarch64_neon::{inv_mix, ld16, ld64, mix, sbox};
 use crate::cpu::aarch64::Neon;
 use crate::inout::InOut;
 
@@ -49,34 +49,6 @@ impl Keys {
         Keys { k }
     }
 }
-
-/// The eight S-boxes (forward, then inverse).
-static TABLES: [[u8; 256]; 8] = [
-    SBOX[0],
-    SBOX[1],
-    SBOX[2],
-    SBOX[3],
-    SBOX_INV[0],
-    SBOX_INV[1],
-    SBOX_INV[2],
-    SBOX_INV[3],
-];
-
-/// `MUL[k]`: `MDS_INV[k] * l` and `MDS_INV[k] * (16 l)` for `l < 16`.
-static MUL: [[[u8; 16]; 2]; 8] = {
-    let mut t = [[[0u8; 16]; 2]; 8];
-    let mut k = 0;
-    while k < 8 {
-        let mut l = 0;
-        while l < 16 {
-            t[k][0][l] = gf_mul(MDS_INV[k], l as u8);
-            t[k][1][l] = gf_mul(MDS_INV[k], (l * 16) as u8);
-            l += 1;
-        }
-        k += 1;
-    }
-    t
-};
 
 /// `ROWS[r]`: byte `j` is `8 j + r` (for `TBL` over 128 bytes of 16 words: row `r`).
 static ROWS: [[u8; 16]; 8] = {
@@ -108,77 +80,6 @@ static WORDS: [[u8; 16]; 8] = {
     }
     t
 };
-
-#[inline]
-#[target_feature(enable = "neon")]
-fn ld16(p: &[u8; 16]) -> uint8x16_t {
-    // SAFETY: `p` is 16 readable bytes.
-    unsafe { vld1q_u8(p.as_ptr()) }
-}
-
-#[inline]
-#[target_feature(enable = "neon")]
-fn ld64(p: &[u8]) -> uint8x16x4_t {
-    assert!(p.len() >= 64);
-    // SAFETY: `p` has at least 64 readable bytes (checked above).
-    unsafe { vld1q_u8_x4(p.as_ptr()) }
-}
-
-/// S-box `s` (0..4 forward, 4..8 inverse) on 16 bytes.
-#[inline]
-#[target_feature(enable = "neon")]
-fn sbox(x: uint8x16_t, s: usize) -> uint8x16_t {
-    let t = &TABLES[s];
-    let r = vqtbl4q_u8(ld64(&t[..64]), x);
-    let r = vqtbx4q_u8(r, ld64(&t[64..128]), veorq_u8(x, vdupq_n_u8(0x40)));
-    let r = vqtbx4q_u8(r, ld64(&t[128..192]), veorq_u8(x, vdupq_n_u8(0x80)));
-    vqtbx4q_u8(r, ld64(&t[192..]), veorq_u8(x, vdupq_n_u8(0xc0)))
-}
-
-/// `2 x` modulo x^8+x^4+x^3+x^2+1.
-#[inline]
-#[target_feature(enable = "neon")]
-fn xtime(x: uint8x16_t) -> uint8x16_t {
-    let top = vreinterpretq_u8_s8(vshrq_n_s8::<7>(vreinterpretq_s8_u8(x)));
-    veorq_u8(vshlq_n_u8::<1>(x), vandq_u8(top, vdupq_n_u8(0x1d)))
-}
-
-/// MixColumns of one column (after SubBytes), XORed with the key bytes `k`.
-#[inline]
-#[target_feature(enable = "neon")]
-fn mix(y: &[uint8x16_t; 8], k: &[u8]) -> [uint8x16_t; 8] {
-    let p: [uint8x16_t; 8] = core::array::from_fn(|i| veorq_u8(y[i], y[(i + 1) % 8]));
-    core::array::from_fn(|r| {
-        let a = veorq_u8(
-            veorq_u8(p[r], p[(r + 2) % 8]),
-            veorq_u8(y[(r + 6) % 8], vdupq_n_u8(k[r])),
-        );
-        let b = p[(r + 5) % 8];
-        let c = veorq_u8(veorq_u8(y[(r + 2) % 8], b), y[(r + 7) % 8]);
-        let t = veorq_u8(c, xtime(y[(r + 4) % 8]));
-        let t = veorq_u8(b, xtime(t));
-        veorq_u8(a, xtime(t))
-    })
-}
-
-/// InvMixColumns of one column by nibble tables.
-#[inline]
-#[target_feature(enable = "neon")]
-fn inv_mix(x: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
-    let f = vdupq_n_u8(0x0f);
-    let lo: [uint8x16_t; 8] = core::array::from_fn(|i| vandq_u8(x[i], f));
-    let hi: [uint8x16_t; 8] = core::array::from_fn(|i| vshrq_n_u8::<4>(x[i]));
-    core::array::from_fn(|r| {
-        let mut acc = vdupq_n_u8(0);
-        for k in 0..8 {
-            let j = (r + k) % 8;
-            let a = vqtbl1q_u8(ld16(&MUL[k][0]), lo[j]);
-            let b = vqtbl1q_u8(ld16(&MUL[k][1]), hi[j]);
-            acc = veorq_u8(acc, veorq_u8(a, b));
-        }
-        acc
-    })
-}
 
 /// The cipher on one batch of columns (`cols[c][j]`: column `c` of block `j`), in place.
 #[target_feature(enable = "neon")]
@@ -224,16 +125,17 @@ fn batch<const NB: usize, const DEC: bool>(
         }
     } else {
         for round in 1..=nr {
-            let zero = [0u8; 8];
             st = core::array::from_fn(|c| {
                 let y: [uint8x16_t; 8] =
                     core::array::from_fn(|r| sbox(st[(c + NB - shift(r, NB)) % NB][r], r % 4));
-                let k = if round < nr {
-                    &keys.k[round][8 * c..8 * c + 8]
-                } else {
-                    &zero[..]
-                };
-                mix(&y, k)
+                let k: [uint8x16_t; 8] = core::array::from_fn(|r| {
+                    vdupq_n_u8(if round < nr {
+                        keys.k[round][8 * c + r]
+                    } else {
+                        0
+                    })
+                });
+                mix(&y, &k)
             });
         }
     }

@@ -6,7 +6,7 @@
 //! gives the 64 bit planes `plane[8 * row + bit]`, so that:
 //!
 //! * SubBytes is one Boolean circuit per row (row `r` uses pi_{r mod 4}), evaluated on 64
-//!   lanes at once (`soft_circuits.rs`: about 520 gates per S-box, no table);
+//!   lanes at once (`arith/gf256/soft_circuits.rs`: about 520 gates per S-box, no table);
 //! * ShiftRows rotates the planes of row `r` by `shift(r) * B` lanes, since it moves whole
 //!   columns of a block;
 //! * MixColumns is an XOR network over the 64 planes (lanes never mix);
@@ -23,120 +23,12 @@
 //! this backend pay that).
 #![forbid(unsafe_code)]
 
-use core::ops::{BitAnd, BitXor, Not};
-
 use zeroize::Zeroize;
 
-use super::soft_circuits as sc;
 use super::{RoundKeys, MAX_ROUNDS};
+use crate::arith::gf256::soft::{transpose64, Lane};
+use crate::arith::gf256::soft_circuits as sc;
 use crate::inout::InOut;
-
-/// A set of bitsliced lanes: 64 per word, `WORDS` words.
-pub(super) trait Lane:
-    Copy + BitAnd<Output = Self> + BitXor<Output = Self> + Not<Output = Self> + zeroize::DefaultIsZeroes
-{
-    /// Words of 64 lanes.
-    const WORDS: usize;
-    /// `!self & other`.
-    fn andn(self, other: Self) -> Self;
-    /// Every word rotated left by `n` bits (lane `i` moves to lane `i + n` of its word).
-    fn rotl(self, n: u32) -> Self;
-    /// The same word in every position.
-    fn splat(w: u64) -> Self;
-    /// Word `i`.
-    fn word(&self, i: usize) -> u64;
-    /// Sets word `i`.
-    fn set_word(&mut self, i: usize, w: u64);
-}
-
-impl Lane for u64 {
-    const WORDS: usize = 1;
-    #[inline(always)]
-    fn andn(self, other: Self) -> Self {
-        !self & other
-    }
-    #[inline(always)]
-    fn rotl(self, n: u32) -> Self {
-        self.rotate_left(n)
-    }
-    #[inline(always)]
-    fn splat(w: u64) -> Self {
-        w
-    }
-    #[inline(always)]
-    fn word(&self, _: usize) -> u64 {
-        *self
-    }
-    #[inline(always)]
-    fn set_word(&mut self, _: usize, w: u64) {
-        *self = w;
-    }
-}
-
-/// `K` words of lanes (the tests evaluate the circuits on all 256 inputs at once with it;
-/// the compiler does not turn it into SIMD code, so the bulk path uses `u64`).
-#[cfg(test)]
-#[derive(Clone, Copy)]
-pub(super) struct Wide<const K: usize>([u64; K]);
-
-#[cfg(test)]
-impl<const K: usize> Default for Wide<K> {
-    fn default() -> Self {
-        Wide([0; K])
-    }
-}
-
-#[cfg(test)]
-impl<const K: usize> zeroize::DefaultIsZeroes for Wide<K> {}
-
-#[cfg(test)]
-impl<const K: usize> BitAnd for Wide<K> {
-    type Output = Self;
-    #[inline(always)]
-    fn bitand(self, o: Self) -> Self {
-        Wide(core::array::from_fn(|i| self.0[i] & o.0[i]))
-    }
-}
-#[cfg(test)]
-impl<const K: usize> BitXor for Wide<K> {
-    type Output = Self;
-    #[inline(always)]
-    fn bitxor(self, o: Self) -> Self {
-        Wide(core::array::from_fn(|i| self.0[i] ^ o.0[i]))
-    }
-}
-#[cfg(test)]
-impl<const K: usize> Not for Wide<K> {
-    type Output = Self;
-    #[inline(always)]
-    fn not(self) -> Self {
-        Wide(core::array::from_fn(|i| !self.0[i]))
-    }
-}
-#[cfg(test)]
-impl<const K: usize> Lane for Wide<K> {
-    const WORDS: usize = K;
-    #[inline(always)]
-    fn andn(self, o: Self) -> Self {
-        Wide(core::array::from_fn(|i| !self.0[i] & o.0[i]))
-    }
-    #[inline(always)]
-    fn rotl(self, n: u32) -> Self {
-        Wide(core::array::from_fn(|i| self.0[i].rotate_left(n)))
-    }
-    #[inline(always)]
-    fn splat(w: u64) -> Self {
-        Wide([w; K])
-    }
-    #[inline(always)]
-    fn word(&self, i: usize) -> u64 {
-        self.0[i]
-    }
-    #[inline(always)]
-    fn set_word(&mut self, i: usize, w: u64) {
-        self.0[i] = w;
-    }
-}
 
 /// The XOR round keys 1..nr-1 as lane masks: `masks[t][8 * row + bit]` has the lanes of
 /// column `c` set where bit `bit` of byte `row` of column `c` of round key `t` is one.
@@ -172,25 +64,6 @@ impl Keys {
             }
         }
         Keys { masks }
-    }
-}
-
-/// `out[p]` bit `i` = `a[i]` bit `p`: the 64x64 bit-matrix transpose (its own inverse),
-/// by swapping ever smaller off-diagonal blocks.
-#[inline]
-pub(super) fn transpose64(a: &mut [u64; 64]) {
-    let mut j = 32usize;
-    let mut m: u64 = 0x0000_0000_ffff_ffff;
-    while j != 0 {
-        let mut k = 0usize;
-        while k < 64 {
-            let t = ((a[k] >> j) ^ a[k + j]) & m;
-            a[k] ^= t << j;
-            a[k + j] ^= t;
-            k = (k + j + 1) & !j;
-        }
-        j >>= 1;
-        m ^= m << j;
     }
 }
 
@@ -413,120 +286,4 @@ pub(super) fn round_words(nb: usize, state: &mut [u64]) {
         cols[0].zeroize();
     }
     s.as_flattened_mut().zeroize();
-}
-
-#[cfg(test)]
-#[allow(clippy::needless_range_loop)]
-mod tests {
-    use super::super::tables::{MDS, MDS_INV, POLY, SBOX, SBOX_INV};
-    use super::*;
-
-    /// Bit planes of all 256 inputs (four words of 64 lanes): lane `x` holds the byte `x`.
-    fn all_inputs() -> [[u64; 4]; 8] {
-        let mut p = [[0u64; 4]; 8];
-        for x in 0..256usize {
-            for (b, plane) in p.iter_mut().enumerate() {
-                plane[x / 64] |= (((x >> b) & 1) as u64) << (x % 64);
-            }
-        }
-        p
-    }
-
-    fn check_sbox(f: fn([Wide<4>; 8]) -> [Wide<4>; 8], table: &[u8; 256]) {
-        let p = all_inputs();
-        let out = f(core::array::from_fn(|b| Wide(p[b])));
-        for x in 0..256usize {
-            let mut y = 0u8;
-            for (b, o) in out.iter().enumerate() {
-                y |= (((o.0[x / 64] >> (x % 64)) & 1) as u8) << b;
-            }
-            assert_eq!(y, table[x], "input {x:#04x}");
-        }
-    }
-
-    #[test]
-    fn sbox_circuits_are_exhaustively_right() {
-        check_sbox(sc::sbox0, &SBOX[0]);
-        check_sbox(sc::sbox1, &SBOX[1]);
-        check_sbox(sc::sbox2, &SBOX[2]);
-        check_sbox(sc::sbox3, &SBOX[3]);
-        check_sbox(sc::sbox0_inv, &SBOX_INV[0]);
-        check_sbox(sc::sbox1_inv, &SBOX_INV[1]);
-        check_sbox(sc::sbox2_inv, &SBOX_INV[2]);
-        check_sbox(sc::sbox3_inv, &SBOX_INV[3]);
-        for i in 0..4 {
-            for x in 0..256 {
-                assert_eq!(SBOX_INV[i][SBOX[i][x] as usize] as usize, x);
-            }
-        }
-    }
-
-    fn gmul(mut a: u8, mut b: u8) -> u8 {
-        let mut r = 0;
-        while b != 0 {
-            if b & 1 != 0 {
-                r ^= a;
-            }
-            let hi = a & 0x80 != 0;
-            a <<= 1;
-            if hi {
-                a ^= (POLY & 0xff) as u8;
-            }
-            b >>= 1;
-        }
-        r
-    }
-
-    fn mds_bytes(row: &[u8; 8], x: [u8; 8]) -> [u8; 8] {
-        core::array::from_fn(|r| (0..8).fold(0, |acc, k| acc ^ gmul(x[k], row[(k + 8 - r) % 8])))
-    }
-
-    #[test]
-    fn linear_networks_match_the_matrices() {
-        for (f, row) in [
-            (sc::mds::<u64> as fn(&_) -> _, &MDS),
-            (sc::mds_inv::<u64>, &MDS_INV),
-        ] {
-            // Lane `8 * k + b` holds the unit vector with bit `b` of byte `k` set.
-            let mut s = [[0u64; 8]; 8];
-            for (k, row_planes) in s.iter_mut().enumerate() {
-                for (b, p) in row_planes.iter_mut().enumerate() {
-                    *p = 1 << (8 * k + b);
-                }
-            }
-            let out = f(&s);
-            for lane in 0..64 {
-                let mut x = [0u8; 8];
-                x[lane / 8] = 1 << (lane % 8);
-                let want = mds_bytes(row, x);
-                for r in 0..8 {
-                    let mut y = 0u8;
-                    for b in 0..8 {
-                        y |= (((out[r][b] >> lane) & 1) as u8) << b;
-                    }
-                    assert_eq!(y, want[r], "lane {lane} row {r}");
-                }
-            }
-        }
-        // The two rows are inverse matrices.
-        let x = [1, 2, 3, 4, 5, 6, 7, 0x80];
-        assert_eq!(mds_bytes(&MDS_INV, mds_bytes(&MDS, x)), x);
-    }
-
-    #[test]
-    fn transpose_is_a_transpose() {
-        let mut a = [0u64; 64];
-        for (i, w) in a.iter_mut().enumerate() {
-            *w = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (1 << i);
-        }
-        let orig = a;
-        transpose64(&mut a);
-        for p in 0..64 {
-            for i in 0..64 {
-                assert_eq!((a[p] >> i) & 1, (orig[i] >> p) & 1);
-            }
-        }
-        transpose64(&mut a);
-        assert_eq!(a, orig);
-    }
 }

@@ -24,8 +24,8 @@
 use core::arch::x86_64::*;
 
 use super::soft::shift;
-use super::tables::{gf_mul, gfni_mul_matrix, MDS_INV, SBOX, SBOX_INV};
 use super::{RoundKeys, MAX_ROUNDS};
+use crate::arith::gf256::x86_avx2::{inv_mix, inv_mix_gfni, load32, mix, sbox, xtime, xtime_gfni};
 use crate::inout::InOut;
 
 /// Blocks per batch.
@@ -56,50 +56,6 @@ impl Keys {
     }
 }
 
-/// `NIB[s][h]`: bytes `16 h .. 16 h + 16` of S-box `s` (0..4 forward, 4..8 inverse), in
-/// both 128-bit lanes.
-#[repr(C, align(32))]
-struct Nibbles([[[u8; 32]; 16]; 8]);
-
-static NIB: Nibbles = {
-    let mut t = [[[0u8; 32]; 16]; 8];
-    let mut s = 0;
-    while s < 8 {
-        let tab = if s < 4 { &SBOX[s] } else { &SBOX_INV[s - 4] };
-        let mut h = 0;
-        while h < 16 {
-            let mut l = 0;
-            while l < 32 {
-                t[s][h][l] = tab[16 * h + l % 16];
-                l += 1;
-            }
-            h += 1;
-        }
-        s += 1;
-    }
-    Nibbles(t)
-};
-
-/// `MUL[k]`: the products `MDS_INV[k] * l` and `MDS_INV[k] * (16 l)` for `l < 16` (low and
-/// high nibble tables), in both lanes; for InvMixColumns without GFNI.
-#[repr(C, align(32))]
-struct MulTables([[[u8; 32]; 2]; 8]);
-
-static MUL: MulTables = {
-    let mut t = [[[0u8; 32]; 2]; 8];
-    let mut k = 0;
-    while k < 8 {
-        let mut l = 0;
-        while l < 32 {
-            t[k][0][l] = gf_mul(MDS_INV[k], (l % 16) as u8);
-            t[k][1][l] = gf_mul(MDS_INV[k], ((l % 16) * 16) as u8);
-            l += 1;
-        }
-        k += 1;
-    }
-    MulTables(t)
-};
-
 /// Per 128-bit lane: byte `2 r + i` takes byte `8 i + r` (rows of the lane's two words
 /// interleaved). Its inverse is `UNPAIR`.
 static PAIR: [u8; 32] = {
@@ -123,120 +79,6 @@ static UNPAIR: [u8; 32] = {
     }
     t
 };
-
-const M2: u64 = gfni_mul_matrix(2);
-const MINV: [u64; 8] = {
-    let mut m = [0u64; 8];
-    let mut i = 0;
-    while i < 8 {
-        m[i] = gfni_mul_matrix(MDS_INV[i]);
-        i += 1;
-    }
-    m
-};
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load32(p: &[u8; 32]) -> __m256i {
-    // SAFETY: `p` is 32 readable bytes.
-    unsafe { _mm256_loadu_si256(p.as_ptr().cast()) }
-}
-
-/// One S-box (`s`: 0..4 forward, 4..8 inverse) on 32 bytes.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn sbox(x: __m256i, s: usize) -> __m256i {
-    let lo = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
-    let t = &NIB.0[s];
-    let l: [__m256i; 16] = core::array::from_fn(|h| _mm256_shuffle_epi8(load32(&t[h]), lo));
-    // Bits 4, 5, 6, 7 of x moved to bit 7 of each byte for `vpblendvb`.
-    let b4 = _mm256_slli_epi16::<3>(x);
-    let b5 = _mm256_slli_epi16::<2>(x);
-    let b6 = _mm256_slli_epi16::<1>(x);
-    let m1: [__m256i; 8] = core::array::from_fn(|i| _mm256_blendv_epi8(l[2 * i], l[2 * i + 1], b4));
-    let m2: [__m256i; 4] =
-        core::array::from_fn(|i| _mm256_blendv_epi8(m1[2 * i], m1[2 * i + 1], b5));
-    let m3 = [
-        _mm256_blendv_epi8(m2[0], m2[1], b6),
-        _mm256_blendv_epi8(m2[2], m2[3], b6),
-    ];
-    _mm256_blendv_epi8(m3[0], m3[1], x)
-}
-
-/// `2 x` modulo x^8+x^4+x^3+x^2+1, without GFNI.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn xtime(x: __m256i) -> __m256i {
-    // The top bit spread over the byte by a signed compare, not `vpblendvb` (one port on
-    // many cores, and the S-boxes already keep it busy).
-    let top = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
-    _mm256_xor_si256(
-        _mm256_add_epi8(x, x),
-        _mm256_and_si256(top, _mm256_set1_epi8(0x1d)),
-    )
-}
-
-/// `2 x` with GFNI.
-#[inline]
-#[target_feature(enable = "avx2,gfni")]
-fn xtime_gfni(x: __m256i) -> __m256i {
-    _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(M2 as i64))
-}
-
-/// MixColumns of one column (after SubBytes) XORed with `k`, with the doubling `dbl`.
-#[inline(always)]
-fn mix(y: &[__m256i; 8], k: &[__m256i; 8], dbl: impl Fn(__m256i) -> __m256i) -> [__m256i; 8] {
-    // SAFETY: (every intrinsic below) the callers enable AVX2.
-    unsafe {
-        let p: [__m256i; 8] = core::array::from_fn(|i| _mm256_xor_si256(y[i], y[(i + 1) % 8]));
-        core::array::from_fn(|r| {
-            let a = _mm256_xor_si256(
-                _mm256_xor_si256(p[r], p[(r + 2) % 8]),
-                _mm256_xor_si256(y[(r + 6) % 8], k[r]),
-            );
-            let b = p[(r + 5) % 8];
-            let c = _mm256_xor_si256(_mm256_xor_si256(y[(r + 2) % 8], b), y[(r + 7) % 8]);
-            let d = y[(r + 4) % 8];
-            let t = _mm256_xor_si256(c, dbl(d));
-            let t = _mm256_xor_si256(b, dbl(t));
-            _mm256_xor_si256(a, dbl(t))
-        })
-    }
-}
-
-/// InvMixColumns of one column by nibble tables.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn inv_mix(x: &[__m256i; 8]) -> [__m256i; 8] {
-    let f = _mm256_set1_epi8(0x0f);
-    let lo: [__m256i; 8] = core::array::from_fn(|i| _mm256_and_si256(x[i], f));
-    let hi: [__m256i; 8] =
-        core::array::from_fn(|i| _mm256_and_si256(_mm256_srli_epi16::<4>(x[i]), f));
-    core::array::from_fn(|r| {
-        let mut acc = _mm256_setzero_si256();
-        for k in 0..8 {
-            let j = (r + k) % 8;
-            let a = _mm256_shuffle_epi8(load32(&MUL.0[k][0]), lo[j]);
-            let b = _mm256_shuffle_epi8(load32(&MUL.0[k][1]), hi[j]);
-            acc = _mm256_xor_si256(acc, _mm256_xor_si256(a, b));
-        }
-        acc
-    })
-}
-
-/// InvMixColumns of one column with GFNI.
-#[inline]
-#[target_feature(enable = "avx2,gfni")]
-fn inv_mix_gfni(x: &[__m256i; 8]) -> [__m256i; 8] {
-    core::array::from_fn(|r| {
-        let t = |k: usize| {
-            _mm256_gf2p8affine_epi64_epi8::<0>(x[(r + k) % 8], _mm256_set1_epi64x(MINV[k] as i64))
-        };
-        let a = _mm256_xor_si256(_mm256_xor_si256(t(0), t(1)), _mm256_xor_si256(t(2), t(3)));
-        let b = _mm256_xor_si256(_mm256_xor_si256(t(4), t(5)), _mm256_xor_si256(t(6), t(7)));
-        _mm256_xor_si256(a, b)
-    })
-}
 
 /// 8x8 transpose of 16-bit elements inside each 128-bit lane of eight registers (its own
 /// inverse).

@@ -146,116 +146,82 @@ fn self_test512(b: Sha512Backend) -> bool {
 // The two cores
 // ---------------------------------------------------------------------------------------
 
-/// SHA-256 state: chaining value, partial block, length in bytes, compression function.
-#[derive(Clone)]
-struct Core256 {
-    state: [u32; 8],
-    len: u64,
-    buf: BlockBuffer<64>,
-    kernel: Kernel256,
+/// A SHA-2 state type: chaining value of eight `$word`s, partial block of `$block` bytes,
+/// length in bytes as `$len` (kept modulo its range, as the length field of the padding
+/// needs: FIPS 180-4 allows less than 2^64 bits for SHA-256, 2^128 for SHA-512), and the
+/// compression function.
+macro_rules! sha2_core {
+    ($(#[$doc:meta])* $Core:ident, $word:ty, $len:ty, $block:literal, $Kernel:ty) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        struct $Core {
+            state: [$word; 8],
+            len: $len,
+            buf: BlockBuffer<$block>,
+            kernel: $Kernel,
+        }
+
+        impl $Core {
+            fn new(iv: &[$word; 8], kernel: $Kernel) -> Self {
+                $Core {
+                    state: *iv,
+                    len: 0,
+                    buf: BlockBuffer::new(),
+                    kernel,
+                }
+            }
+
+            #[inline(always)]
+            fn update(&mut self, data: &[u8]) {
+                self.len = self.len.wrapping_add(data.len() as $len);
+                let (state, kernel) = (&mut self.state, self.kernel);
+                self.buf
+                    .update(data, |blocks| kernel.compress(state, blocks));
+            }
+
+            /// Pads, compresses and returns the chaining value as bytes.
+            #[inline(always)]
+            fn finish(&mut self) -> [u8; 8 * size_of::<$word>()] {
+                let bits = self.len.wrapping_mul(8).to_be_bytes();
+                let (state, kernel) = (&mut self.state, self.kernel);
+                self.buf
+                    .finish(&bits, |blocks| kernel.compress(state, blocks));
+                let mut out = [0u8; 8 * size_of::<$word>()];
+                for (o, s) in out
+                    .as_chunks_mut::<{ size_of::<$word>() }>()
+                    .0
+                    .iter_mut()
+                    .zip(self.state)
+                {
+                    *o = s.to_be_bytes();
+                }
+                out
+            }
+
+            fn reset(&mut self, iv: &[$word; 8]) {
+                self.state = *iv;
+                self.len = 0;
+                self.buf.clear();
+            }
+
+            fn wipe(&mut self, iv: &[$word; 8]) {
+                zeroize::Zeroize::zeroize(&mut self.state);
+                zeroize::Zeroize::zeroize(&mut self.len);
+                self.buf.wipe();
+                self.reset(iv);
+            }
+        }
+    };
 }
 
-impl Core256 {
-    fn new(iv: &[u32; 8], kernel: Kernel256) -> Self {
-        Core256 {
-            state: *iv,
-            len: 0,
-            buf: BlockBuffer::new(),
-            kernel,
-        }
-    }
-
-    #[inline(always)]
-    fn update(&mut self, data: &[u8]) {
-        // The length is kept modulo 2^64 bytes; FIPS 180-4 allows less than 2^64 bits.
-        self.len = self.len.wrapping_add(data.len() as u64);
-        let (state, kernel) = (&mut self.state, self.kernel);
-        self.buf
-            .update(data, |blocks| kernel.compress(state, blocks));
-    }
-
-    /// Pads, compresses and returns the chaining value as bytes.
-    #[inline(always)]
-    fn finish(&mut self) -> [u8; 32] {
-        let bits = self.len.wrapping_mul(8).to_be_bytes();
-        let (state, kernel) = (&mut self.state, self.kernel);
-        self.buf
-            .finish(&bits, |blocks| kernel.compress(state, blocks));
-        let mut out = [0u8; 32];
-        for (o, s) in out.as_chunks_mut::<4>().0.iter_mut().zip(self.state) {
-            *o = s.to_be_bytes();
-        }
-        out
-    }
-
-    fn reset(&mut self, iv: &[u32; 8]) {
-        self.state = *iv;
-        self.len = 0;
-        self.buf.clear();
-    }
-
-    fn wipe(&mut self, iv: &[u32; 8]) {
-        zeroize::Zeroize::zeroize(&mut self.state);
-        zeroize::Zeroize::zeroize(&mut self.len);
-        self.buf.wipe();
-        self.reset(iv);
-    }
-}
-
-/// SHA-512 state: chaining value, partial block, length in bytes, compression function.
-#[derive(Clone)]
-struct Core512 {
-    state: [u64; 8],
-    len: u128,
-    buf: BlockBuffer<128>,
-    kernel: Kernel512,
-}
-
-impl Core512 {
-    fn new(iv: &[u64; 8], kernel: Kernel512) -> Self {
-        Core512 {
-            state: *iv,
-            len: 0,
-            buf: BlockBuffer::new(),
-            kernel,
-        }
-    }
-
-    #[inline(always)]
-    fn update(&mut self, data: &[u8]) {
-        // The length is kept modulo 2^125 bytes, as the 128-bit length field needs.
-        self.len = self.len.wrapping_add(data.len() as u128);
-        let (state, kernel) = (&mut self.state, self.kernel);
-        self.buf
-            .update(data, |blocks| kernel.compress(state, blocks));
-    }
-
-    #[inline(always)]
-    fn finish(&mut self) -> [u8; 64] {
-        let bits = self.len.wrapping_mul(8).to_be_bytes();
-        let (state, kernel) = (&mut self.state, self.kernel);
-        self.buf
-            .finish(&bits, |blocks| kernel.compress(state, blocks));
-        let mut out = [0u8; 64];
-        for (o, s) in out.as_chunks_mut::<8>().0.iter_mut().zip(self.state) {
-            *o = s.to_be_bytes();
-        }
-        out
-    }
-
-    fn reset(&mut self, iv: &[u64; 8]) {
-        self.state = *iv;
-        self.len = 0;
-        self.buf.clear();
-    }
-
-    fn wipe(&mut self, iv: &[u64; 8]) {
-        zeroize::Zeroize::zeroize(&mut self.state);
-        zeroize::Zeroize::zeroize(&mut self.len);
-        self.buf.wipe();
-        self.reset(iv);
-    }
-}
+sha2_core!(
+    /// SHA-256 state.
+    Core256, u32, u64, 64, Kernel256
+);
+sha2_core!(
+    /// SHA-512 state.
+    Core512, u64, u128, 128, Kernel512
+);
 
 // ---------------------------------------------------------------------------------------
 // The six hash types

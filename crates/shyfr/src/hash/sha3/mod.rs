@@ -57,7 +57,7 @@ use core::fmt;
 
 use crate::Error;
 
-use super::{Hash, Xof, XofReader};
+use super::{Hash, XofReader};
 pub use keccak::Backend;
 use keccak::{Kernel, Sponge};
 
@@ -284,6 +284,34 @@ impl fmt::Debug for ShakeReader {
     }
 }
 
+/// The `Debug` impl (naming the backend) and the [`Xof`](crate::hash::Xof) impl of an extendable-output type
+/// with inherent `update`, `finalize_xof` (to a [`ShakeReader`]) and `backend`.
+macro_rules! xof_impls {
+    ($name:ident) => {
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &self.backend())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl $crate::hash::Xof for $name {
+            type Reader = $crate::hash::sha3::ShakeReader;
+
+            #[inline]
+            fn update(&mut self, data: &[u8]) {
+                $name::update(self, data);
+            }
+
+            fn finalize_xof(self) -> $crate::hash::sha3::ShakeReader {
+                $name::finalize_xof(self)
+            }
+        }
+    };
+}
+pub(crate) use xof_impls;
+
 macro_rules! shake {
     ($(#[$m:meta])* $name:ident, $label:expr, $rate:expr) => {
         $(#[$m])*
@@ -395,26 +423,7 @@ macro_rules! shake {
             }
         }
 
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend())
-                    .finish_non_exhaustive()
-            }
-        }
-
-        impl Xof for $name {
-            type Reader = ShakeReader;
-
-            #[inline]
-            fn update(&mut self, data: &[u8]) {
-                $name::update(self, data);
-            }
-
-            fn finalize_xof(self) -> ShakeReader {
-                $name::finalize_xof(self)
-            }
-        }
+        xof_impls!($name);
     };
 }
 
@@ -522,26 +531,7 @@ macro_rules! cshake {
             }
         }
 
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend())
-                    .finish_non_exhaustive()
-            }
-        }
-
-        impl Xof for $name {
-            type Reader = ShakeReader;
-
-            #[inline]
-            fn update(&mut self, data: &[u8]) {
-                $name::update(self, data);
-            }
-
-            fn finalize_xof(self) -> ShakeReader {
-                $name::finalize_xof(self)
-            }
-        }
+        xof_impls!($name);
     };
 }
 

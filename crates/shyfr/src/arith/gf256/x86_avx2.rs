@@ -1,0 +1,189 @@
+//! GF(2^8) kernels with AVX2 (and GFNI where the CPU has it), for Kalyna and Kupyna
+//! (`x86_avx2`), on registers that hold bytes of one row each (byte-sliced layouts).
+//!
+//! * [`sbox`]: a 256-entry S-box as sixteen 16-entry `vpshufb` tables (one per high
+//!   nibble, indexed by the low nibble) and a 4-level blend tree (`vpblendvb`) on the high
+//!   nibble's bits: constant time, the tables live in registers.
+//! * [`mix`]: MixColumns as `out_r = A + 2 (B + 2 (C + 2 D))` (the sums of
+//!   `x86_avx512.rs`); the doubling modulo x^8+x^4+x^3+x^2+1 is `gf2p8affineqb` with GFNI
+//!   ([`xtime_gfni`]), otherwise `vpaddb` + a conditional XOR of 0x1d ([`xtime`]).
+//! * [`inv_mix`] / [`inv_mix_gfni`]: InvMixColumns, each product `MDS_INV[k] * x` by two
+//!   `vpshufb` nibble tables (`c * x = T_lo[x & 15] ^ T_hi[x >> 4]`, GF(2)-linear), or by
+//!   GFNI.
+
+// Register arrays are indexed by row; index loops read best.
+#![allow(clippy::needless_range_loop)]
+
+use core::arch::x86_64::*;
+
+use super::tables::{gf_mul, gfni_mul_matrix, MDS_INV, SBOX, SBOX_INV};
+
+/// `NIB[s][h]`: bytes `16 h .. 16 h + 16` of S-box `s` (0..4 forward, 4..8 inverse), in
+/// both 128-bit lanes.
+#[repr(C, align(32))]
+pub(crate) struct Nibbles([[[u8; 32]; 16]; 8]);
+
+pub(crate) static NIB: Nibbles = {
+    let mut t = [[[0u8; 32]; 16]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let tab = if s < 4 { &SBOX[s] } else { &SBOX_INV[s - 4] };
+        let mut h = 0;
+        while h < 16 {
+            let mut l = 0;
+            while l < 32 {
+                t[s][h][l] = tab[16 * h + l % 16];
+                l += 1;
+            }
+            h += 1;
+        }
+        s += 1;
+    }
+    Nibbles(t)
+};
+
+/// `MUL[k]`: the products `MDS_INV[k] * l` and `MDS_INV[k] * (16 l)` for `l < 16` (low and
+/// high nibble tables), in both lanes; for InvMixColumns without GFNI.
+#[repr(C, align(32))]
+pub(crate) struct MulTables([[[u8; 32]; 2]; 8]);
+
+pub(crate) static MUL: MulTables = {
+    let mut t = [[[0u8; 32]; 2]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut l = 0;
+        while l < 32 {
+            t[k][0][l] = gf_mul(MDS_INV[k], (l % 16) as u8);
+            t[k][1][l] = gf_mul(MDS_INV[k], ((l % 16) * 16) as u8);
+            l += 1;
+        }
+        k += 1;
+    }
+    MulTables(t)
+};
+
+pub(crate) const M2: u64 = gfni_mul_matrix(2);
+pub(crate) const MINV: [u64; 8] = {
+    let mut m = [0u64; 8];
+    let mut i = 0;
+    while i < 8 {
+        m[i] = gfni_mul_matrix(MDS_INV[i]);
+        i += 1;
+    }
+    m
+};
+
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn load32(p: &[u8; 32]) -> __m256i {
+    // SAFETY: `p` is 32 readable bytes.
+    unsafe { _mm256_loadu_si256(p.as_ptr().cast()) }
+}
+
+/// One S-box (`s`: 0..4 forward, 4..8 inverse) on 32 bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn sbox(x: __m256i, s: usize) -> __m256i {
+    let lo = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
+    let t = &NIB.0[s];
+    let l: [__m256i; 16] = core::array::from_fn(|h| _mm256_shuffle_epi8(load32(&t[h]), lo));
+    // Bits 4, 5, 6, 7 of x moved to bit 7 of each byte for `vpblendvb`.
+    let b4 = _mm256_slli_epi16::<3>(x);
+    let b5 = _mm256_slli_epi16::<2>(x);
+    let b6 = _mm256_slli_epi16::<1>(x);
+    let m1: [__m256i; 8] = core::array::from_fn(|i| _mm256_blendv_epi8(l[2 * i], l[2 * i + 1], b4));
+    let m2: [__m256i; 4] =
+        core::array::from_fn(|i| _mm256_blendv_epi8(m1[2 * i], m1[2 * i + 1], b5));
+    let m3 = [
+        _mm256_blendv_epi8(m2[0], m2[1], b6),
+        _mm256_blendv_epi8(m2[2], m2[3], b6),
+    ];
+    _mm256_blendv_epi8(m3[0], m3[1], x)
+}
+
+/// `2 x` modulo x^8+x^4+x^3+x^2+1, without GFNI.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn xtime(x: __m256i) -> __m256i {
+    // The top bit spread over the byte by a signed compare, not `vpblendvb` (one port on
+    // many cores, and the S-boxes already keep it busy).
+    let top = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
+    _mm256_xor_si256(
+        _mm256_add_epi8(x, x),
+        _mm256_and_si256(top, _mm256_set1_epi8(0x1d)),
+    )
+}
+
+/// `2 x` with GFNI.
+#[inline]
+#[target_feature(enable = "avx2,gfni")]
+pub(crate) fn xtime_gfni(x: __m256i) -> __m256i {
+    _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(M2 as i64))
+}
+
+/// MixColumns of one byte-sliced column (register `i` holds row `i`, after SubBytes) XORed
+/// with `k`, with the doubling `dbl` ([`xtime`] or [`xtime_gfni`]): output rows `0..N`.
+#[inline(always)]
+pub(crate) fn mix<const N: usize>(
+    y: &[__m256i; 8],
+    k: &[__m256i; N],
+    dbl: impl Fn(__m256i) -> __m256i,
+) -> [__m256i; N] {
+    // Loops, not `core::array::from_fn`: its closures would be separate functions without
+    // the callers' target features, and the intrinsics in them calls.
+    // SAFETY: (every intrinsic below) the callers enable AVX2.
+    unsafe {
+        let mut p = [_mm256_setzero_si256(); 8];
+        for i in 0..8 {
+            p[i] = _mm256_xor_si256(y[i], y[(i + 1) % 8]);
+        }
+        let mut out = [_mm256_setzero_si256(); N];
+        for r in 0..N {
+            let a = _mm256_xor_si256(
+                _mm256_xor_si256(p[r], p[(r + 2) % 8]),
+                _mm256_xor_si256(y[(r + 6) % 8], k[r]),
+            );
+            let b = p[(r + 5) % 8];
+            let c = _mm256_xor_si256(_mm256_xor_si256(y[(r + 2) % 8], b), y[(r + 7) % 8]);
+            let d = y[(r + 4) % 8];
+            let t = _mm256_xor_si256(c, dbl(d));
+            let t = _mm256_xor_si256(b, dbl(t));
+            out[r] = _mm256_xor_si256(a, dbl(t));
+        }
+        out
+    }
+}
+
+/// InvMixColumns of one column by nibble tables.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn inv_mix(x: &[__m256i; 8]) -> [__m256i; 8] {
+    let f = _mm256_set1_epi8(0x0f);
+    let lo: [__m256i; 8] = core::array::from_fn(|i| _mm256_and_si256(x[i], f));
+    let hi: [__m256i; 8] =
+        core::array::from_fn(|i| _mm256_and_si256(_mm256_srli_epi16::<4>(x[i]), f));
+    core::array::from_fn(|r| {
+        let mut acc = _mm256_setzero_si256();
+        for k in 0..8 {
+            let j = (r + k) % 8;
+            let a = _mm256_shuffle_epi8(load32(&MUL.0[k][0]), lo[j]);
+            let b = _mm256_shuffle_epi8(load32(&MUL.0[k][1]), hi[j]);
+            acc = _mm256_xor_si256(acc, _mm256_xor_si256(a, b));
+        }
+        acc
+    })
+}
+
+/// InvMixColumns of one column with GFNI.
+#[inline]
+#[target_feature(enable = "avx2,gfni")]
+pub(crate) fn inv_mix_gfni(x: &[__m256i; 8]) -> [__m256i; 8] {
+    core::array::from_fn(|r| {
+        let t = |k: usize| {
+            _mm256_gf2p8affine_epi64_epi8::<0>(x[(r + k) % 8], _mm256_set1_epi64x(MINV[k] as i64))
+        };
+        let a = _mm256_xor_si256(_mm256_xor_si256(t(0), t(1)), _mm256_xor_si256(t(2), t(3)));
+        let b = _mm256_xor_si256(_mm256_xor_si256(t(4), t(5)), _mm256_xor_si256(t(6), t(7)));
+        _mm256_xor_si256(a, b)
+    })
+}
