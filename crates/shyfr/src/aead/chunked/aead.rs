@@ -1,10 +1,18 @@
 //! The AEADs the chunks are sealed with, behind one small trait: [`ChunkAead`] says what
 //! the chunking needs of an AEAD (its name for the key derivation, key, nonce and tag
-//! lengths, and sealing or opening one chunk with an empty associated data); AES-GCM
-//! (Cobblestone's instantiations) and DSTU 7624 Kalyna-GCM (shyfr's) implement it, and
-//! [`Aead`] holds the one a message key was made for. Everything else in `chunked` — the
-//! key derivation, the nonces, the chunk layout, batches, streams, random access — is
-//! written once, against this.
+//! lengths, and sealing or opening one chunk under its nonce); AES-GCM (Cobblestone's
+//! instantiations) and DSTU 7624 Kalyna-GCM (shyfr's) implement it, and [`Aead`] holds
+//! the one a message key was made for. Everything else in `chunked` — the key
+//! derivation, the nonces, the chunk layout, batches, streams, random access — is written
+//! once, against this.
+//!
+//! The one difference the trait hides is the associated data. An AES-GCM tag depends on
+//! the nonce (it is masked with `E(J0)`), so Cobblestone's empty AAD already ties a chunk
+//! to its index. A DSTU 7624 GCM tag does not: it is `E(GHASH(A, C))`, and the IV only
+//! starts the keystream. Sealed with an empty AAD, Kalyna-GCM chunks could be swapped,
+//! dropped or duplicated within a message and still authenticate (decrypting to garbage);
+//! so the Kalyna instantiations take the chunk's nonce as the associated data, which puts
+//! the index under the tag.
 #![forbid(unsafe_code)]
 
 use crate::aead::aes_gcm::AesGcm;
@@ -35,8 +43,9 @@ pub(super) trait ChunkAead: Sync {
     where
         Self: Sized;
 
-    /// Encrypts `plaintext` into `ciphertext` (same length) under `nonce` with an empty
-    /// associated data, and writes the tag to `tag`.
+    /// Encrypts `plaintext` into `ciphertext` (same length) under `nonce` and writes the
+    /// tag to `tag`; the tag must depend on `nonce` (AES-GCM: empty associated data;
+    /// Kalyna-GCM: `nonce` as the associated data, see the module docs).
     ///
     /// Buffer to buffer rather than in place: every caller (batches, streams, random
     /// access) holds the plaintext and the ciphertext in different buffers, and both AEADs
@@ -50,9 +59,9 @@ pub(super) trait ChunkAead: Sync {
         tag: &mut [u8],
     ) -> Result<(), Error>;
 
-    /// Checks `tag` over `ciphertext` under `nonce` with an empty associated data, then
-    /// decrypts into `plaintext` (same length); on failure `plaintext` is all zero and the
-    /// error is [`Error::AuthenticationFailed`].
+    /// Checks `tag` over `ciphertext` under `nonce` (with the associated data of
+    /// [`seal`](Self::seal)), then decrypts into `plaintext` (same length); on failure
+    /// `plaintext` is all zero and the error is [`Error::AuthenticationFailed`].
     fn open(
         &self,
         nonce: &[u8],
@@ -137,8 +146,9 @@ impl<const K: usize> ChunkAead for AesGcmChunks<K> {
     }
 }
 
-/// DSTU 7624 GCM over a Kalyna variant, with [`TAG_LEN`]-byte tags and one-block nonces
-/// (the standard's IV).
+/// DSTU 7624 GCM over a Kalyna variant, with [`TAG_LEN`]-byte tags, one-block nonces (the
+/// standard's IV) and the nonce as the associated data (the standard's tag does not
+/// depend on the IV; see the module docs).
 pub(super) struct KalynaGcmChunks<C: crate::mode::dstu7624::Dstu7624Cipher>(
     Gcm<C>,
     kalyna::Backend,
@@ -175,7 +185,7 @@ macro_rules! kalyna_chunks {
                 ciphertext: &mut [u8],
                 tag: &mut [u8],
             ) -> Result<(), Error> {
-                let t = self.0.seal_to(nonce, &[], plaintext, ciphertext)?;
+                let t = self.0.seal_to(nonce, nonce, plaintext, ciphertext)?;
                 tag.copy_from_slice(t.as_bytes());
                 Ok(())
             }
@@ -187,7 +197,7 @@ macro_rules! kalyna_chunks {
                 tag: &[u8],
                 plaintext: &mut [u8],
             ) -> Result<(), Error> {
-                self.0.open_to(nonce, &[], ciphertext, plaintext, tag)
+                self.0.open_to(nonce, nonce, ciphertext, plaintext, tag)
             }
 
             fn engine(&self) -> &'static str {

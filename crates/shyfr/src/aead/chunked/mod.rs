@@ -13,8 +13,10 @@
 //!
 //! ```text
 //! ciphertext = salt (24) || commitment (32) || chunk 0 || chunk 1 || ... || final chunk
-//! chunk k    = AEAD(key, base nonce XOR k, aad = "", 16384 bytes of message) (16400)
-//! final      = AEAD(key, base nonce XOR n, aad = "", 0..=16383 bytes)       (16..=16399)
+//! chunk k    = AEAD(key, nonce k, aad, 16384 bytes of message)  (16400)
+//! final      = AEAD(key, nonce n, aad, 0..=16383 bytes)         (16..=16399)
+//! nonce k    = base nonce XOR k
+//! aad        = "" (AES-GCM, Cobblestone) or nonce k (Kalyna-GCM, shyfr's)
 //! key || base nonce || commitment = HKDF-Expand-SHA-512(prk = input key,
 //!     info = "c2sp.org/chunked-encryption@v1+" || AEAD name || 0x00 || salt || context)
 //! ```
@@ -37,13 +39,19 @@
 //! The two AES-GCM instantiations are the specification's (its Wycheproof vectors pass
 //! byte for byte). The Kalyna ones are **shyfr's own**, not C2SP's: the same construction
 //! (HKDF-Expand-SHA-512 with the info string above, 24-byte salt, 32-byte commitment,
-//! 16 KiB chunks, empty AAD, the final chunk marking the end) with DSTU 7624:2014 GCM
+//! 16 KiB chunks, the final chunk marking the end) with DSTU 7624:2014 GCM
 //! ([`crate::aead::dstu7624::gcm`]) over Kalyna as the AEAD, for users bound to the
 //! Ukrainian standards:
 //!
 //! * the AEAD key is the Kalyna key (16, 32 or 64 bytes: the input key has that length);
 //! * the nonce is the standard's GCM IV, one cipher block (16, 32 or 64 bytes), so the
 //!   derived base nonce is that long and the chunk index is XORed into its last 8 bytes;
+//! * the associated data of chunk `k` is its nonce (one block), where Cobblestone's is
+//!   empty. DSTU 7624 GCM's tag is `E(GHASH(A, C))`: unlike AES-GCM's it does not depend
+//!   on the IV, which only starts the keystream. With an empty AAD, chunks of one message
+//!   could be swapped, dropped or duplicated and still authenticate (decrypting to
+//!   garbage); with the nonce hashed in front of the ciphertext, a chunk authenticates
+//!   only at its own index. This costs one block of hashing per 16 KiB chunk;
 //! * the tag is 16 bytes for every block size. DSTU 7624 GCM allows 8 bytes up to the
 //!   block length; 16 keeps Cobblestone's chunk layout (16,400-byte encrypted chunks, the
 //!   same lengths and offsets for every suite) and a forgery bound like AES-GCM's: the
@@ -535,7 +543,8 @@ fn too_many_chunks() -> Error {
 /// The key and base nonce of one message: seals and opens its chunks by index.
 ///
 /// Chunk `k` is sealed with the suite's AEAD under `base nonce XOR k` (`k` big-endian over
-/// the nonce's last 8 bytes) and an empty AAD. A chunk is *final* when it holds fewer than
+/// the nonce's last 8 bytes), with an empty AAD for AES-GCM and that nonce as the AAD for
+/// Kalyna-GCM (see the [module documentation](self)). A chunk is *final* when it holds fewer than
 /// [`CHUNK_LEN`] bytes; the caller is responsible for sealing exactly one final chunk,
 /// last (the streaming types and the one-shot calls do).
 pub struct MessageKey {
@@ -850,46 +859,31 @@ mod tests {
     use std::vec::Vec;
 
     /// A 100-byte message sealed under `nonce` by `suite`'s AEAD set up directly (not
-    /// through `chunked`): ciphertext and tag.
+    /// through `chunked`): ciphertext and tag. Kalyna-GCM's associated data is the nonce.
     fn reference_seal(suite: Suite, key: &[u8], nonce: &[u8]) -> Vec<u8> {
         use crate::aead::dstu7624::gcm::Gcm;
         use crate::kalyna::*;
         let mut buf: Vec<u8> = (0..100u8).collect();
+        macro_rules! kalyna {
+            ($t:ty) => {
+                Gcm::new(<$t>::new_from_slice(key).unwrap(), 16)
+                    .unwrap()
+                    .seal_in_place(nonce, nonce, &mut buf)
+                    .unwrap()
+                    .as_bytes()
+                    .to_vec()
+            };
+        }
         let tag = match suite {
             Suite::Cobblestone128 | Suite::Cobblestone256 => {
                 let g = AesGcm::new_from_slice(key).unwrap();
                 g.seal_in_place(nonce, b"", &mut buf).unwrap().to_vec()
             }
-            Suite::Kalyna128_128Gcm => Gcm::new(Kalyna128_128::new_from_slice(key).unwrap(), 16)
-                .unwrap()
-                .seal_in_place(nonce, b"", &mut buf)
-                .unwrap()
-                .as_bytes()
-                .to_vec(),
-            Suite::Kalyna128_256Gcm => Gcm::new(Kalyna128_256::new_from_slice(key).unwrap(), 16)
-                .unwrap()
-                .seal_in_place(nonce, b"", &mut buf)
-                .unwrap()
-                .as_bytes()
-                .to_vec(),
-            Suite::Kalyna256_256Gcm => Gcm::new(Kalyna256_256::new_from_slice(key).unwrap(), 16)
-                .unwrap()
-                .seal_in_place(nonce, b"", &mut buf)
-                .unwrap()
-                .as_bytes()
-                .to_vec(),
-            Suite::Kalyna256_512Gcm => Gcm::new(Kalyna256_512::new_from_slice(key).unwrap(), 16)
-                .unwrap()
-                .seal_in_place(nonce, b"", &mut buf)
-                .unwrap()
-                .as_bytes()
-                .to_vec(),
-            Suite::Kalyna512_512Gcm => Gcm::new(Kalyna512_512::new_from_slice(key).unwrap(), 16)
-                .unwrap()
-                .seal_in_place(nonce, b"", &mut buf)
-                .unwrap()
-                .as_bytes()
-                .to_vec(),
+            Suite::Kalyna128_128Gcm => kalyna!(Kalyna128_128),
+            Suite::Kalyna128_256Gcm => kalyna!(Kalyna128_256),
+            Suite::Kalyna256_256Gcm => kalyna!(Kalyna256_256),
+            Suite::Kalyna256_512Gcm => kalyna!(Kalyna256_512),
+            Suite::Kalyna512_512Gcm => kalyna!(Kalyna512_512),
         };
         buf.extend_from_slice(&tag);
         buf
