@@ -34,7 +34,7 @@
 //!   slower) and 0.19 against 0.27 (decrypt).
 
 mod format;
-mod output;
+pub(crate) mod output;
 mod pipeline;
 mod secret;
 
@@ -195,15 +195,28 @@ pub struct DecryptArgs {
     common: Common,
 }
 
-/// `shyfr keygen [-o FILE]`.
+/// `shyfr keygen [TYPE] [-o FILE] [--pub FILE]`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Without TYPE: a 256-bit key file for `shyfr encrypt --key-file`. \
+    With rsa-BITS (512 to 16384, e.g. rsa-3072; `rsa` alone is rsa-3072): an RSA private key \
+    (e = 65537) as PKCS#8 PEM, like `openssl genpkey -algorithm RSA`, for `shyfr sign`.\n\
+    Exit status: 0 on success, 1 on failure, 2 for usage errors."
+)]
 pub struct KeygenArgs {
+    /// Key type: none for a file-encryption key, or rsa-BITS for an RSA key.
+    #[arg(value_name = "TYPE")]
+    kind: Option<String>,
     /// Where to write the key file (mode 0600); standard output when absent or `-`.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Replace FILE if it exists.
+    /// Replace FILE (and PUB) if it exists.
     #[arg(short, long)]
     force: bool,
+    /// With rsa-BITS: also write the public key (SubjectPublicKeyInfo PEM, as `openssl pkey
+    /// -pubout` writes it) to PUB.
+    #[arg(long = "pub", value_name = "PUB")]
+    public: Option<PathBuf>,
 }
 
 /// `shyfr encrypt`.
@@ -216,8 +229,17 @@ pub fn run_decrypt(a: &DecryptArgs) -> Result<(), CliError> {
     report(decrypt(a))
 }
 
-/// `shyfr keygen`.
+/// `shyfr keygen`: a file-encryption key, or an RSA key with a TYPE
+/// ([`crate::rsa_cmd::run_keygen`]).
 pub fn run_keygen(a: &KeygenArgs) -> Result<(), CliError> {
+    if let Some(kind) = &a.kind {
+        return crate::rsa_cmd::run_keygen(kind, a.output.as_deref(), a.public.as_deref(), a.force);
+    }
+    if a.public.is_some() {
+        return Err(CliError::Usage(
+            "--pub is for RSA keys: shyfr keygen rsa-BITS -o KEY --pub PUB".into(),
+        ));
+    }
     report(keygen(a))
 }
 

@@ -13,6 +13,10 @@
 //!   AES and triple DES, byte-compatible with `openssl enc`, plus AES-GCM and AES-XTS, and
 //!   Kalyna (DSTU 7624:2014) and GOST 28147-89 (`shyfr enc -help`).
 //!
+//! * `shyfr keygen rsa-3072 -o key.pem --pub pub.pem`, `shyfr sign -k key.pem [--pss] FILE`,
+//!   `shyfr verify -p pub.pem -s SIG FILE`: RSA keys and signatures, interoperable with
+//!   `openssl genpkey`, `openssl dgst -sign/-verify` and `openssl pkeyutl` ([`rsa_cmd`]).
+//!
 //! Every name comes from one table ([`algorithms`]). Every error is one line
 //! `shyfr: CONTEXT: message` on standard error, exit status 2 for usage and 1 for failures
 //! ([`report`]); files are written atomically ([`output`]); closed and broken standard
@@ -34,6 +38,7 @@ mod hash_cmd;
 mod output;
 mod progress;
 mod report;
+mod rsa_cmd;
 mod speed;
 mod stdio;
 mod table;
@@ -72,7 +77,9 @@ pub struct Cli {
 }
 
 /// The subcommands' names, for the context of messages.
-const COMMANDS: &[&str] = &["cpu", "speed", "hash", "mac", "enc"];
+const COMMANDS: &[&str] = &[
+    "cpu", "speed", "hash", "mac", "enc", "encrypt", "decrypt", "keygen", "sign", "verify",
+];
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -92,8 +99,12 @@ enum Command {
     Encrypt(encrypt::EncryptArgs),
     /// Decrypt what `shyfr encrypt` wrote; only authenticated data is ever output.
     Decrypt(encrypt::DecryptArgs),
-    /// Write a new random key file for `--key-file`.
+    /// Write a new random key file for `--key-file`, or an RSA key (`keygen rsa-3072`).
     Keygen(encrypt::KeygenArgs),
+    /// Sign a file with an RSA private key (PKCS#1 v1.5 or PSS), like `openssl dgst -sign`.
+    Sign(rsa_cmd::SignArgs),
+    /// Verify an RSA signature of a file, like `openssl dgst -verify`.
+    Verify(rsa_cmd::VerifyArgs),
 }
 
 /// The CPU override in effect, and where it came from.
@@ -226,7 +237,11 @@ fn check(cli: &Cli) -> Result<(), CliError> {
         Command::Hash(args) => hash_cmd::check_hash(args),
         Command::Mac(args) => hash_cmd::check_mac(args),
         Command::Enc(args) => enc::check(args),
-        Command::Encrypt(_) | Command::Decrypt(_) | Command::Keygen(_) => Ok(()),
+        Command::Encrypt(_)
+        | Command::Decrypt(_)
+        | Command::Keygen(_)
+        | Command::Sign(_)
+        | Command::Verify(_) => Ok(()),
     }
 }
 
@@ -245,6 +260,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Encrypt(args) => return encrypt::run_encrypt(args),
         Command::Decrypt(args) => return encrypt::run_decrypt(args),
         Command::Keygen(args) => return encrypt::run_keygen(args),
+        Command::Sign(args) => return rsa_cmd::run_sign(args),
+        Command::Verify(args) => return rsa_cmd::run_verify(args),
     };
     stdio::emit(&text)
 }
