@@ -8,7 +8,9 @@
 //!   [`crate::speed::setup`]);
 //! * `shyfr hash` takes the rows with an unkeyed [`Digest`], `shyfr mac` those with a keyed
 //!   one (constructors in [`crate::digest`]);
-//! * `shyfr enc` takes the rows with an [`EncMode`] (as `-NAME`).
+//! * `shyfr enc` takes the rows with an [`EncMode`] (as `-NAME`);
+//! * the RSA rows (`rsa512` ... `rsa16384`, with [`Algorithm::rsa_bits`]) are timed per
+//!   operation by `shyfr speed` (sign/s, verify/s, and key generation with `--keygen`).
 //!
 //! Adding an algorithm is adding a row; a name is valid for a command exactly when its row
 //! says so, and every list of names in messages and help comes from here.
@@ -124,6 +126,8 @@ pub struct Algorithm {
     pub digest: Option<Digest>,
     /// What `shyfr enc` does with it.
     pub enc: Option<EncMode>,
+    /// The modulus size of an RSA row (`shyfr speed` times its operations, not bytes).
+    pub rsa_bits: Option<usize>,
 }
 
 const ENC_DEC: &[Operation] = &[Operation::Encrypt, Operation::Decrypt];
@@ -145,6 +149,7 @@ const fn row(
         setup,
         digest: None,
         enc: None,
+        rsa_bits: None,
     }
 }
 
@@ -271,6 +276,15 @@ const fn gost(name: &'static str, sizes: SizeRule, ops: &'static [Operation]) ->
 /// A DES or triple DES row.
 const fn des(name: &'static str, key: usize) -> Algorithm {
     row(name, "des", key, SizeRule::blocks(8), ENC_DEC, su::des)
+}
+
+/// An RSA row, `rsaBITS` (the names of `openssl speed`): signing and verifying with a key
+/// of `bits` bits (`key_len` is the modulus in bytes; buffer sizes do not apply).
+const fn rsa(name: &'static str, bits: usize) -> Algorithm {
+    const SIGN_VERIFY: &[Operation] = &[Operation::Sign, Operation::Verify];
+    let mut a = row(name, "rsa", bits / 8, SizeRule::ANY, SIGN_VERIFY, su::rsa);
+    a.rsa_bits = Some(bits);
+    a
 }
 
 /// The largest XTS data unit (IEEE 1619: 2^20 blocks).
@@ -578,7 +592,27 @@ pub static ALGORITHMS: &[Algorithm] = &[
     kupyna_kmac("kupyna-kmac-384", 48),
     kupyna_kmac("kupyna-kmac-512", 64),
     hmac("hmac-kupyna-256", "kupyna", hmac_of!(Kupyna256, 32)),
+    // RSA: OpenSSL's `speed` sizes and those of Cipher+ v2 (7168, 8192, 16384).
+    rsa("rsa512", 512),
+    rsa("rsa1024", 1024),
+    rsa("rsa1536", 1536),
+    rsa("rsa2048", 2048),
+    rsa("rsa3072", 3072),
+    rsa("rsa4096", 4096),
+    rsa("rsa7168", 7168),
+    rsa("rsa7680", 7680),
+    rsa("rsa8192", 8192),
+    rsa("rsa15360", 15360),
+    rsa("rsa16384", 16384),
 ];
+
+/// What `shyfr speed --keygen` measures when no algorithm is named.
+pub const DEFAULT_KEYGEN: &[&str] = &["rsa2048"];
+
+/// Whether the row is an RSA row (timed per operation by `shyfr speed`).
+pub fn is_rsa(a: &Algorithm) -> bool {
+    a.rsa_bits.is_some()
+}
 
 /// What `shyfr speed` measures when no algorithm is named.
 pub const DEFAULT_SPEED: &[&str] = &["aes-128-ecb", "aes-192-ecb", "aes-256-ecb"];
@@ -838,6 +872,21 @@ mod tests {
         assert!(find("gost34311").unwrap().digest.unwrap().has_sbox());
         assert!(find("gost28147-mac").unwrap().digest.unwrap().has_sbox());
         assert!(!find("hmac-gost34311").unwrap().digest.unwrap().has_sbox());
+    }
+
+    #[test]
+    fn rsa_rows() {
+        let rsa: Vec<&Algorithm> = ALGORITHMS.iter().filter(|a| is_rsa(a)).collect();
+        assert_eq!(rsa.len(), 11);
+        for a in rsa {
+            let bits = a.rsa_bits.unwrap();
+            assert_eq!(a.name, format!("rsa{bits}"));
+            assert_eq!((a.family, a.key_len), ("rsa", bits / 8));
+            assert_eq!(a.operations, [Operation::Sign, Operation::Verify]);
+            assert!(!is_hash(a) && !is_mac(a) && !is_enc(a));
+            assert!(a.resolve_backend(PORTABLE) == Ok("soft"));
+        }
+        assert!(DEFAULT_KEYGEN.iter().all(|n| find(n).is_some_and(is_rsa)));
     }
 
     #[test]

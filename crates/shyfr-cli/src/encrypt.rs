@@ -1,6 +1,7 @@
 //! `shyfr encrypt`, `shyfr decrypt` and `shyfr keygen`: file encryption with a passphrase
-//! (Argon2id) or a key file, in the format of FORMAT.md (a small header, then a
-//! Cobblestone ciphertext, c2sp.org/chunked-encryption, whose context is the header).
+//! (Argon2id) or a key file, in the format of FORMAT.md (a small header, then a chunked
+//! ciphertext whose context is the header: Cobblestone, c2sp.org/chunked-encryption, or
+//! shyfr's Kalyna-GCM instantiation of it).
 //!
 //! * Input: a file or standard input (`-` or nothing); output: `-o FILE` or standard
 //!   output. Encrypted data is never written to a terminal.
@@ -16,14 +17,24 @@
 //!   N` (first line) or the environment variable `SHYFR_PASSPHRASE`, for scripts.
 //! * Errors are printed as `shyfr: CONTEXT: message`; exit status 1 for failures, 2 for
 //!   usage errors.
-//! * Reading, AES-GCM (on `--threads N` cores, default all) and writing overlap
+//! * The AEAD (`--cipher`, header identifiers 1 to 5): AES-256-GCM (default) or
+//!   AES-128-GCM, Cobblestone's; or DSTU 7624 GCM over Kalyna-128/256, Kalyna-256/256 or
+//!   Kalyna-128/128 (`kalyna-128-256-gcm`, `kalyna-256-256-gcm`, `kalyna-128-128-gcm`),
+//!   shyfr's instantiation of the same construction: one-block nonces, the chunk's nonce as
+//!   its associated data (DSTU GCM's tag does not depend on the IV), 16-byte tags, so the
+//!   same lengths and offsets (see `shyfr::aead::chunked` and FORMAT.md). Decryption reads
+//!   the AEAD from the header; an identifier it does not know is refused before any key
+//!   derivation. The Kalyna variants with 512-bit keys are not offered: a key file holds
+//!   a 256-bit key. `--stats` names the AEAD and what runs it (the AES-GCM engine, or the
+//!   Kalyna backend).
+//! * Reading, the AEAD (on `--threads N` cores, default all) and writing overlap
 //!   (`encrypt/pipeline.rs`). On the shared 2-core test machine, 1 GiB on /dev/shm, best of
 //!   8 alternating with the same loop on one thread: file to file 0.62 s against 0.78 s
 //!   (encrypt) and 0.84 against 1.02 (decrypt); to /dev/null 0.40 against 0.30 (encrypt,
 //!   slower) and 0.19 against 0.27 (decrypt).
 
 mod format;
-mod output;
+pub(crate) mod output;
 mod pipeline;
 mod secret;
 
@@ -97,10 +108,20 @@ fn report(r: Result<(), Fail>) -> Result<(), CliError> {
 pub enum Cipher {
     /// AES-256-GCM (Cobblestone-256).
     #[value(name = "aes-256-gcm")]
-    Aes256Gcm,
+    Aes256,
     /// AES-128-GCM (Cobblestone-128).
     #[value(name = "aes-128-gcm")]
-    Aes128Gcm,
+    Aes128,
+    /// DSTU 7624:2014 GCM over Kalyna-128/256 (128-bit block, 256-bit key; shyfr's
+    /// instantiation of the same chunked format).
+    #[value(name = "kalyna-128-256-gcm")]
+    Kalyna128_256,
+    /// DSTU 7624:2014 GCM over Kalyna-256/256 (256-bit block, 256-bit key).
+    #[value(name = "kalyna-256-256-gcm")]
+    Kalyna256_256,
+    /// DSTU 7624:2014 GCM over Kalyna-128/128 (128-bit block, 128-bit key).
+    #[value(name = "kalyna-128-128-gcm")]
+    Kalyna128_128,
 }
 
 /// Options shared by `encrypt` and `decrypt`.
@@ -127,11 +148,11 @@ pub struct Common {
     /// Replace OUTPUT if it exists.
     #[arg(short, long)]
     force: bool,
-    /// Threads for AES-GCM (default: one per core); reading and writing run on a thread
+    /// Threads for the AEAD (default: one per core); reading and writing run on a thread
     /// each beside them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// Print timings to stderr: total, AES-GCM alone, I/O, key derivation, with throughput.
+    /// Print timings to stderr: total, the AEAD alone, I/O, key derivation, with throughput.
     #[arg(long)]
     stats: bool,
     /// No progress bar (shown on a terminal for inputs of 64 MiB or more).
@@ -148,7 +169,7 @@ pub struct Common {
 pub struct EncryptArgs {
     #[command(flatten)]
     common: Common,
-    /// The AEAD.
+    /// The AEAD (decryption reads it from the file).
     #[arg(long, value_enum, default_value = "aes-256-gcm")]
     cipher: Cipher,
     /// Argon2id memory in KiB (passphrases only; 19456 to 1048576).
@@ -174,15 +195,28 @@ pub struct DecryptArgs {
     common: Common,
 }
 
-/// `shyfr keygen [-o FILE]`.
+/// `shyfr keygen [TYPE] [-o FILE] [--pub FILE]`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Without TYPE: a 256-bit key file for `shyfr encrypt --key-file`. \
+    With rsa-BITS (512 to 16384, e.g. rsa-3072; `rsa` alone is rsa-3072): an RSA private key \
+    (e = 65537) as PKCS#8 PEM, like `openssl genpkey -algorithm RSA`, for `shyfr sign`.\n\
+    Exit status: 0 on success, 1 on failure, 2 for usage errors."
+)]
 pub struct KeygenArgs {
+    /// Key type: none for a file-encryption key, or rsa-BITS for an RSA key.
+    #[arg(value_name = "TYPE")]
+    kind: Option<String>,
     /// Where to write the key file (mode 0600); standard output when absent or `-`.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Replace FILE if it exists.
+    /// Replace FILE (and PUB) if it exists.
     #[arg(short, long)]
     force: bool,
+    /// With rsa-BITS: also write the public key (SubjectPublicKeyInfo PEM, as `openssl pkey
+    /// -pubout` writes it) to PUB.
+    #[arg(long = "pub", value_name = "PUB")]
+    public: Option<PathBuf>,
 }
 
 /// `shyfr encrypt`.
@@ -195,8 +229,17 @@ pub fn run_decrypt(a: &DecryptArgs) -> Result<(), CliError> {
     report(decrypt(a))
 }
 
-/// `shyfr keygen`.
+/// `shyfr keygen`: a file-encryption key, or an RSA key with a TYPE
+/// ([`crate::rsa_cmd::run_keygen`]).
 pub fn run_keygen(a: &KeygenArgs) -> Result<(), CliError> {
+    if let Some(kind) = &a.kind {
+        return crate::rsa_cmd::run_keygen(kind, a.output.as_deref(), a.public.as_deref(), a.force);
+    }
+    if a.public.is_some() {
+        return Err(CliError::Usage(
+            "--pub is for RSA keys: shyfr keygen rsa-BITS -o KEY --pub PUB".into(),
+        ));
+    }
     report(keygen(a))
 }
 
@@ -273,6 +316,7 @@ struct Stats {
     kdf: Option<Duration>,
     threads: usize,
     suite: Suite,
+    engine: &'static str,
 }
 
 impl Stats {
@@ -285,13 +329,8 @@ impl Stats {
                 bytes as f64 / d.as_secs_f64() / 1e6
             }
         };
-        let engine = shyfr::aead::gcm::AesGcm::new_from_slice(&[0u8; 32][..self.suite.key_len()])
-            .map(|g| g.engine())
-            .unwrap_or("?");
-        let cipher = match self.suite {
-            Suite::Cobblestone128 => "AES-128-GCM",
-            Suite::Cobblestone256 => "AES-256-GCM",
-        };
+        let engine = self.engine;
+        let cipher = cipher_label(self.suite);
         eprintln!(
             "shyfr: stats: {verb} {bytes} bytes in {:.3} s: {:.1} MB/s overall",
             self.total.as_secs_f64(),
@@ -336,8 +375,24 @@ fn progress(c: &Common, input: &Input) -> Option<indicatif::ProgressBar> {
 
 fn suite_of(c: Cipher) -> Suite {
     match c {
-        Cipher::Aes256Gcm => Suite::Cobblestone256,
-        Cipher::Aes128Gcm => Suite::Cobblestone128,
+        Cipher::Aes256 => Suite::Cobblestone256,
+        Cipher::Aes128 => Suite::Cobblestone128,
+        Cipher::Kalyna128_256 => Suite::Kalyna128_256Gcm,
+        Cipher::Kalyna256_256 => Suite::Kalyna256_256Gcm,
+        Cipher::Kalyna128_128 => Suite::Kalyna128_128Gcm,
+    }
+}
+
+/// How `--stats` names the AEAD of `suite`.
+fn cipher_label(suite: Suite) -> &'static str {
+    match suite {
+        Suite::Cobblestone128 => "AES-128-GCM",
+        Suite::Cobblestone256 => "AES-256-GCM",
+        Suite::Kalyna128_128Gcm => "Kalyna-128/128-GCM",
+        Suite::Kalyna128_256Gcm => "Kalyna-128/256-GCM",
+        Suite::Kalyna256_256Gcm => "Kalyna-256/256-GCM",
+        Suite::Kalyna256_512Gcm => "Kalyna-256/512-GCM",
+        Suite::Kalyna512_512Gcm => "Kalyna-512/512-GCM",
     }
 }
 
@@ -354,7 +409,7 @@ fn key_from_passphrase(
     suite: Suite,
 ) -> Result<(Cobblestone, Duration), Fail> {
     let t = Instant::now();
-    let mut k = Zeroizing::new([0u8; 32]);
+    let mut k = Zeroizing::new([0u8; 64]);
     let kl = suite.key_len();
     format::argon2id(pass.as_bytes(), a, &mut k[..kl]).map_err(|e| Fail::run("passphrase", e))?;
     let key = Cobblestone::new(suite, &k[..kl]).map_err(|e| Fail::run("key", e.to_string()))?;
@@ -428,6 +483,7 @@ fn encrypt(a: &EncryptArgs) -> Result<(), Fail> {
             kdf,
             threads,
             suite,
+            engine: mk.engine(),
         }
         .print("encrypted");
     }
@@ -555,6 +611,7 @@ fn decrypt(a: &DecryptArgs) -> Result<(), Fail> {
             kdf,
             threads,
             suite: header.suite,
+            engine: mk.engine(),
         }
         .print("decrypted");
     }

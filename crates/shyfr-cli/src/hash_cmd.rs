@@ -300,7 +300,7 @@ fn is_stdin(name: &OsStr) -> bool {
 }
 
 /// Streams one input (a path, or `-` for standard input) through `h`.
-fn absorb(path: &OsStr, h: &mut dyn Hasher) -> io::Result<()> {
+pub(crate) fn absorb(path: &OsStr, h: &mut dyn Hasher) -> io::Result<()> {
     let mut buf = vec![0u8; CHUNK];
     let (mut reader, size): (Box<dyn Read>, Option<u64>) = if is_stdin(path) {
         (Box::new(stdio::stdin()), None)

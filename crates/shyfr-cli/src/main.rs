@@ -14,6 +14,10 @@
 //!   Kalyna (DSTU 7624:2014) and GOST 28147-89 (`shyfr enc -help`).
 //! * `shyfr selftest [--json]`: every algorithm's known answers on every backend.
 //!
+//! * `shyfr keygen rsa-3072 -o key.pem --pub pub.pem`, `shyfr sign -k key.pem [--pss] FILE`,
+//!   `shyfr verify -p pub.pem -s SIG FILE`: RSA keys and signatures, interoperable with
+//!   `openssl genpkey`, `openssl dgst -sign/-verify` and `openssl pkeyutl` ([`rsa_cmd`]).
+//!
 //! Every name comes from one table ([`algorithms`]). Every error is one line
 //! `shyfr: CONTEXT: message` on standard error, exit status 2 for usage and 1 for failures
 //! ([`report`]); files are written atomically ([`output`]); closed and broken standard
@@ -35,6 +39,7 @@ mod hash_cmd;
 mod output;
 mod progress;
 mod report;
+mod rsa_cmd;
 mod selftest;
 mod speed;
 mod stdio;
@@ -74,7 +79,10 @@ pub struct Cli {
 }
 
 /// The subcommands' names, for the context of messages.
-const COMMANDS: &[&str] = &["cpu", "speed", "hash", "mac", "enc", "selftest"];
+const COMMANDS: &[&str] = &[
+    "cpu", "speed", "hash", "mac", "enc", "encrypt", "decrypt", "keygen", "sign", "verify",
+    "selftest",
+];
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -94,8 +102,12 @@ enum Command {
     Encrypt(encrypt::EncryptArgs),
     /// Decrypt what `shyfr encrypt` wrote; only authenticated data is ever output.
     Decrypt(encrypt::DecryptArgs),
-    /// Write a new random key file for `--key-file`.
+    /// Write a new random key file for `--key-file`, or an RSA key (`keygen rsa-3072`).
     Keygen(encrypt::KeygenArgs),
+    /// Sign a file with an RSA private key (PKCS#1 v1.5 or PSS), like `openssl dgst -sign`.
+    Sign(rsa_cmd::SignArgs),
+    /// Verify an RSA signature of a file, like `openssl dgst -verify`.
+    Verify(rsa_cmd::VerifyArgs),
     /// Run every algorithm's known-answer tests on every backend this CPU can run.
     Selftest(selftest::SelftestArgs),
 }
@@ -230,6 +242,11 @@ fn check(cli: &Cli) -> Result<(), CliError> {
         Command::Hash(args) => hash_cmd::check_hash(args),
         Command::Mac(args) => hash_cmd::check_mac(args),
         Command::Enc(args) => enc::check(args),
+        Command::Encrypt(_)
+        | Command::Decrypt(_)
+        | Command::Keygen(_)
+        | Command::Sign(_)
+        | Command::Verify(_) => Ok(()),
         Command::Encrypt(_) | Command::Decrypt(_) | Command::Keygen(_) => Ok(()),
         Command::Selftest(args) => selftest::check(args),
     }
@@ -250,6 +267,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Encrypt(args) => return encrypt::run_encrypt(args),
         Command::Decrypt(args) => return encrypt::run_decrypt(args),
         Command::Keygen(args) => return encrypt::run_keygen(args),
+        Command::Sign(args) => return rsa_cmd::run_sign(args),
+        Command::Verify(args) => return rsa_cmd::run_verify(args),
         Command::Selftest(args) => return selftest::run(args),
     };
     stdio::emit(&text)

@@ -64,6 +64,47 @@ fn words(sub: &str) -> Vec<&'static str> {
             "00",
             "-",
         ],
+        "encrypt" | "decrypt" | "keygen" => vec![
+            "-k",
+            "--key-file",
+            "-o",
+            "--output",
+            "-f",
+            "--force",
+            "--cipher",
+            "aes-128-gcm",
+            "kalyna-256-256-gcm",
+            "--passphrase-fd",
+            "--threads",
+            "--stats",
+            "--no-progress",
+            "--argon2-memory",
+            "--argon2-passes",
+            "--argon2-lanes",
+            "--pub",
+            "rsa-512",
+            "rsa-16385",
+            "rsa",
+            "-",
+        ],
+        "sign" | "verify" => vec![
+            "-k",
+            "--key",
+            "-p",
+            "--pub",
+            "-s",
+            "--signature",
+            "--hash",
+            "sha384",
+            "kupyna-256",
+            "--pss",
+            "--saltlen",
+            "digest",
+            "max",
+            "auto",
+            "-o",
+            "-",
+        ],
         _ => vec![
             "-e",
             "-d",
@@ -213,6 +254,21 @@ proptest! {
     fn enc_never_panics(a in argv("enc")) { parse_and_check(a); }
 
     #[test]
+    fn encrypt_never_panics(a in argv("encrypt")) { parse_and_check(a); }
+
+    #[test]
+    fn decrypt_never_panics(a in argv("decrypt")) { parse_and_check(a); }
+
+    #[test]
+    fn keygen_never_panics(a in argv("keygen")) { parse_and_check(a); }
+
+    #[test]
+    fn sign_never_panics(a in argv("sign")) { parse_and_check(a); }
+
+    #[test]
+    fn verify_never_panics(a in argv("verify")) { parse_and_check(a); }
+
+    #[test]
     fn top_level_never_panics(rest in proptest::collection::vec(arg("cpu"), 0..6)) {
         let mut v = vec![OsString::from("shyfr")];
         v.extend(rest);
@@ -233,6 +289,11 @@ fn known_lines_parse_and_check() {
     ok("shyfr hash sha256 -c --strict --ignore-missing a b");
     ok("shyfr mac kmac128 --key-hex 00112233445566778899aabbccddeeff --length 4");
     ok("shyfr enc -aes-128-cbc -K 000102030405060708090a0b0c0d0e0f -iv 000102030405060708090a0b0c0d0e0f -a");
+    ok("shyfr encrypt -k k.key --cipher kalyna-128-256-gcm --threads 2 in -o out");
+    ok("shyfr decrypt -k k.key in -o out --stats");
+    ok("shyfr keygen rsa-2048 -o k.pem --pub p.pem");
+    ok("shyfr sign -k k.pem --hash sha384 --pss --saltlen max -o s.sig f");
+    ok("shyfr verify -p p.pem -s s.sig --pss --saltlen auto f");
     let bad = |s: &str| {
         let v: Vec<OsString> = s.split(' ').map(OsString::from).collect();
         assert!(!parse_and_check(v), "{s}");
@@ -243,4 +304,7 @@ fn known_lines_parse_and_check() {
     bad("shyfr mac kmac256 --key-hex 00112233445566778899aabbccddeeff");
     bad("shyfr mac kmac128 --key-hex 00112233445566778899aabbccddeeff --length 18446744073709551615");
     bad("shyfr enc -aes-128-cbc -K 00 -iv 00");
+    bad("shyfr encrypt --threads 0 in");
+    bad("shyfr verify -p p.pem f");
+    bad("shyfr sign f");
 }

@@ -1,7 +1,9 @@
 //! `shyfr encrypt` / `decrypt` / `keygen` end to end, as separate processes: the size
 //! matrix (0, 1, 16383, 16384, 16385, 3 * 16384 + 17 bytes) over key files and passphrases,
-//! both AEADs, files and pipes; every kind of tampering; the refusals (overwrite, same
-//! file, terminal, hostile headers); `kill -9` in the middle; 1,000 wrong passphrases.
+//! every AEAD (AES-GCM and Kalyna-GCM), files and pipes; the files against the library's
+//! construction; every kind of tampering and wrong keys, for every AEAD; the refusals
+//! (overwrite, same file, terminal, hostile headers); `kill -9` in the middle; 1,000 wrong
+//! passphrases.
 //!
 //! Passphrase-mode tests use the cheapest Argon2id setting (8 KiB, 1 pass, 1 lane), which
 //! `shyfr encrypt` accepts only with `SHYFR_TEST_CHEAP_KDF=1` in its environment. The > 4 GiB pipe test is `#[ignore]`d (run it with
@@ -11,11 +13,36 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use shyfr::aead::chunked::{Cobblestone, Suite};
 use shyfr::hash::sha2::Sha256;
 
 const BIN: &str = env!("CARGO_BIN_EXE_shyfr");
 const CHUNK: usize = 16384;
 const ENC_CHUNK: usize = 16400;
+/// The AEADs of `shyfr encrypt --cipher`: the name, the header's identifier (FORMAT.md),
+/// what `--stats` calls it, the library's suite.
+const CIPHERS: [(&str, u8, &str, Suite); 5] = [
+    ("aes-256-gcm", 1, "AES-256-GCM", Suite::Cobblestone256),
+    ("aes-128-gcm", 2, "AES-128-GCM", Suite::Cobblestone128),
+    (
+        "kalyna-128-256-gcm",
+        3,
+        "Kalyna-128/256-GCM",
+        Suite::Kalyna128_256Gcm,
+    ),
+    (
+        "kalyna-256-256-gcm",
+        4,
+        "Kalyna-256/256-GCM",
+        Suite::Kalyna256_256Gcm,
+    ),
+    (
+        "kalyna-128-128-gcm",
+        5,
+        "Kalyna-128/128-GCM",
+        Suite::Kalyna128_128Gcm,
+    ),
+];
 /// The sizes of the matrix.
 const SIZES: [usize; 6] = [0, 1, 16383, 16384, 16385, 3 * 16384 + 17];
 /// The cheapest Argon2id parameters (tests only).
@@ -141,7 +168,7 @@ fn size_matrix_files_and_pipes() {
             Mode::KeyFile => 12,
             Mode::Pass => 40,
         };
-        for cipher in ["aes-256-gcm", "aes-128-gcm"] {
+        for (cipher, id, _, _) in CIPHERS {
             for &n in &SIZES {
                 let msg = data(n, n as u64 + 1);
                 std::fs::write(dir.join("in"), &msg).unwrap();
@@ -158,7 +185,7 @@ fn size_matrix_files_and_pipes() {
                 assert_eq!(ct.len(), enc_len(hlen, n), "{what}");
                 assert_eq!(&ct[..8], b"SHYFRENC");
                 assert_eq!(ct[8], 1);
-                assert_eq!(ct[9], if cipher == "aes-256-gcm" { 1 } else { 2 });
+                assert_eq!(ct[9], id, "{what}");
                 let o = shyfr_in(
                     dir,
                     &dec_args(mode, &["in.shy", "-o", "out"]),
@@ -198,9 +225,15 @@ fn size_matrix_files_and_pipes() {
             }
         }
     }
-    assert_eq!(runs, 2 * 2 * SIZES.len());
+    assert_eq!(runs, 2 * CIPHERS.len() * SIZES.len());
     // Nothing left behind but the inputs and the key.
     assert_eq!(listing(dir), ["in", "k.key"]);
+}
+
+/// What runs the chunks of `suite` here (the library's choice, as the command makes it).
+fn engine(suite: Suite) -> &'static str {
+    let key = Cobblestone::new(suite, &[0; 64][..suite.key_len()]).unwrap();
+    key.seal_header(&[0; 24], b"").unwrap().1.engine()
 }
 
 #[test]
@@ -209,33 +242,82 @@ fn threads_and_stats() {
     let dir = d.path();
     keygen(dir);
     let msg = data(40 * CHUNK + 5, 3);
-    let mut outs = Vec::new();
-    for t in ["1", "2", "5"] {
+    for (cipher, _, label, suite) in CIPHERS {
+        let engine = engine(suite);
+        let mut outs = Vec::new();
+        for t in ["1", "2", "5"] {
+            let o = shyfr_in(
+                dir,
+                &[
+                    "encrypt",
+                    "-k",
+                    "k.key",
+                    "--cipher",
+                    cipher,
+                    "--threads",
+                    t,
+                    "--stats",
+                ],
+                &msg,
+                None,
+            );
+            assert_eq!(o.code, 0, "{}", o.stderr);
+            let want = format!("{label} ({engine}, {t} thread");
+            assert!(
+                o.stderr.contains("encrypted 655365 bytes")
+                    && o.stderr.contains("MB/s")
+                    && o.stderr.contains(&want),
+                "{cipher}: want {want:?} in {}",
+                o.stderr
+            );
+            outs.push(o.stdout);
+        }
+        // The portable code on one side, the best on the other.
         let o = shyfr_in(
             dir,
-            &["encrypt", "-k", "k.key", "--threads", t, "--stats"],
+            &[
+                "--cpu", "portable", "encrypt", "-k", "k.key", "--cipher", cipher, "--stats",
+            ],
             &msg,
             None,
         );
         assert_eq!(o.code, 0, "{}", o.stderr);
-        assert!(
-            o.stderr.contains("MB/s") && o.stderr.contains(&format!("{t} thread")),
-            "{}",
-            o.stderr
-        );
-        outs.push(o.stdout);
-    }
-    for (i, ct) in outs.iter().enumerate() {
-        for t in ["1", "3"] {
-            let o = shyfr_in(
-                dir,
-                &["decrypt", "-k", "k.key", "--threads", t, "--stats"],
-                ct,
-                None,
+        if !suite.is_c2sp() {
+            assert!(
+                o.stderr.contains(&format!("{label} (soft, ")),
+                "{}",
+                o.stderr
             );
-            assert!(o.code == 0 && o.stdout == msg, "{i} {t}: {}", o.stderr);
-            assert!(o.stderr.contains("decrypted 655365 bytes"), "{}", o.stderr);
         }
+        outs.push(o.stdout);
+        for (i, ct) in outs.iter().enumerate() {
+            for t in ["1", "3"] {
+                let o = shyfr_in(
+                    dir,
+                    &["decrypt", "-k", "k.key", "--threads", t, "--stats"],
+                    ct,
+                    None,
+                );
+                assert!(
+                    o.code == 0 && o.stdout == msg,
+                    "{cipher} {i} {t}: {}",
+                    o.stderr
+                );
+                assert!(o.stderr.contains("decrypted 655365 bytes"), "{}", o.stderr);
+                assert!(
+                    o.stderr.contains(&format!("{label} ({engine}, {t} thread")),
+                    "{}",
+                    o.stderr
+                );
+            }
+        }
+        let o = shyfr_in(
+            dir,
+            &["--cpu", "portable", "decrypt", "-k", "k.key"],
+            &outs[0],
+            None,
+        );
+        assert!(o.code == 0 && o.stdout == msg, "{cipher}: {}", o.stderr);
     }
     let o = shyfr_in(
         dir,
@@ -244,6 +326,51 @@ fn threads_and_stats() {
         None,
     );
     assert_eq!(o.code, 2, "{}", o.stderr);
+}
+
+/// A file written with a key file is the library's construction, as FORMAT.md states it:
+/// the header, then a chunked ciphertext of the suite whose context is the header, under
+/// the first key-length bytes of the key file's key.
+#[test]
+fn files_are_the_library_construction() {
+    let d = tmp();
+    let dir = d.path();
+    let kf = keygen(dir);
+    let text = std::fs::read_to_string(&kf).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("shyfr-key-v1 "))
+        .unwrap();
+    let key = hex_decode(&line["shyfr-key-v1 ".len()..]);
+    assert_eq!(key.len(), 32);
+    let msg = data(2 * CHUNK + 99, 11);
+    for (cipher, id, _, suite) in CIPHERS {
+        let o = shyfr_in(
+            dir,
+            &["encrypt", "-k", "k.key", "--cipher", cipher],
+            &msg,
+            None,
+        );
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let (header, body) = o.stdout.split_at(12);
+        assert_eq!(
+            header,
+            &[b"SHYFRENC".as_slice(), &[1, id, 2, 0]].concat()[..]
+        );
+        let lib = Cobblestone::new(suite, &key[..suite.key_len()]).unwrap();
+        assert!(lib.open(header, body).unwrap() == msg, "{cipher}");
+        // Any other context (here: another AEAD identifier) is refused.
+        let mut other = header.to_vec();
+        other[9] = if id == 1 { 2 } else { 1 };
+        assert!(lib.open(&other, body).is_err(), "{cipher}");
+    }
+}
+
+fn hex_decode(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 #[test]
@@ -350,17 +477,36 @@ enum Expect {
     Truncated(usize),
 }
 
+/// Every AEAD, key files and passphrases: header fields changed, chunks damaged, cut,
+/// extended, reordered or spliced, and the wrong key, each refused with its message;
+/// decryption to a file leaves nothing behind, to a pipe releases only the authenticated
+/// chunks before the damage.
 #[test]
 fn tamper_matrix() {
     let d = tmp();
     let dir = d.path();
     keygen(dir);
+    let o = shyfr_in(dir, &["keygen", "-o", "other.key"], b"", None);
+    assert_eq!(o.code, 0);
     let msg = data(3 * CHUNK + 17, 5);
     let mut cases = 0;
-    for mode in [Mode::KeyFile, Mode::Pass] {
-        let o = shyfr_in(dir, &enc_args(mode, &[]), &msg, Some(PASS));
+    for (cipher, id, _, _) in CIPHERS {
+        for mode in [Mode::KeyFile, Mode::Pass] {
+            cases += tamper(dir, cipher, id, mode, &msg);
+        }
+    }
+    // Per AEAD: 56 cases with a key file, 61 with a passphrase.
+    assert_eq!(cases, CIPHERS.len() * (56 + 61), "tamper cases");
+}
+
+/// The tamper cases of one AEAD and key source; their number.
+fn tamper(dir: &Path, cipher: &'static str, id: u8, mode: Mode, msg: &[u8]) -> usize {
+    let mut cases = 0;
+    {
+        let o = shyfr_in(dir, &enc_args(mode, &["--cipher", cipher]), msg, Some(PASS));
         assert_eq!(o.code, 0);
         let ct = o.stdout;
+        assert_eq!(ct[9], id);
         let h = ct.len() - enc_len(0, msg.len());
         let chunk_at = |k: usize| h + 56 + k * ENC_CHUNK;
         let mut tampered: Vec<(String, Vec<u8>, Expect)> = Vec::new();
@@ -379,16 +525,28 @@ fn tamper_matrix() {
             flip(8, 2),
             Expect::Header("unsupported version 3"),
         ));
-        tampered.push((
-            "aead".into(),
-            flip(9, 4),
-            Expect::Header("unsupported AEAD"),
-        ));
-        tampered.push((
-            "other aead".into(),
-            flip(9, 3),
-            Expect::Header("wrong passphrase or key"),
-        ));
+        let set = |i: usize, v: u8| {
+            let mut c = ct.clone();
+            c[i] = v;
+            c
+        };
+        // Identifiers version 1 does not define, then every other AEAD it does.
+        for v in [0u8, 6, 0x80, 0xff] {
+            tampered.push((
+                format!("aead {v}"),
+                set(9, v),
+                Expect::Header("unsupported AEAD identifier"),
+            ));
+        }
+        for (other, other_id, _, _) in CIPHERS {
+            if other_id != id {
+                tampered.push((
+                    format!("aead {other}"),
+                    set(9, other_id),
+                    Expect::Header("wrong passphrase or key"),
+                ));
+            }
+        }
         tampered.push((
             "key source".into(),
             flip(10, 8),
@@ -514,7 +672,7 @@ fn tamper_matrix() {
         ));
         tampered.push(("chunk 1 dropped".into(), build(&[0, 2]), Expect::Chunk(1)));
         // The final chunk of another encryption of the same message.
-        let o = shyfr_in(dir, &enc_args(mode, &[]), &msg, Some(PASS));
+        let o = shyfr_in(dir, &enc_args(mode, &["--cipher", cipher]), msg, Some(PASS));
         let mut spliced = ct[..chunk_at(3)].to_vec();
         spliced.extend_from_slice(&o.stdout[chunk_at(3)..]);
         tampered.push((
@@ -533,16 +691,16 @@ fn tamper_matrix() {
                 b"",
                 Some(PASS),
             );
-            assert_eq!(o.code, 1, "{mode:?} {what}: {}", o.stderr);
+            assert_eq!(o.code, 1, "{cipher} {mode:?} {what}: {}", o.stderr);
             assert!(
                 o.stderr.starts_with("shyfr: bad.shy: "),
-                "{mode:?} {what}: {}",
+                "{cipher} {mode:?} {what}: {}",
                 o.stderr
             );
-            assert_eq!(listing(dir), before, "{mode:?} {what}: files left");
+            assert_eq!(listing(dir), before, "{cipher} {mode:?} {what}: files left");
             // Through a pipe to stdout: only authenticated chunks.
             let p = shyfr_in(dir, &dec_args(mode, &[]), bad, Some(PASS));
-            assert_eq!(p.code, 1, "{mode:?} {what}");
+            assert_eq!(p.code, 1, "{cipher} {mode:?} {what}");
             let (want_msg, released) = match expect {
                 Expect::Header(m) => (m.to_string(), 0),
                 Expect::Chunk(k) => (
@@ -554,18 +712,51 @@ fn tamper_matrix() {
             for (out, err) in [(None, &o.stderr), (Some(&p.stdout), &p.stderr)] {
                 assert!(
                     err.contains(&want_msg),
-                    "{mode:?} {what}: want {want_msg:?}, got {err}"
+                    "{cipher} {mode:?} {what}: want {want_msg:?}, got {err}"
                 );
                 assert_eq!(err.lines().count(), 1, "{err}");
                 if let Some(out) = out {
-                    assert_eq!(out.len(), released, "{mode:?} {what}: released");
-                    assert!(out[..] == msg[..released], "{mode:?} {what}: released data");
+                    assert_eq!(out.len(), released, "{cipher} {mode:?} {what}: released");
+                    assert!(
+                        out[..] == msg[..released],
+                        "{cipher} {mode:?} {what}: released data"
+                    );
                 }
             }
             cases += 1;
         }
+        // The wrong key file or passphrase: refused at the commitment, nothing written.
+        let wrong = match mode {
+            Mode::KeyFile => ("other.key", None),
+            Mode::Pass => ("", Some("correct horse battery stapler")),
+        };
+        std::fs::write(dir.join("good.shy"), &ct).unwrap();
+        let before = listing(dir);
+        let args = |extra: &[&'static str]| {
+            let mut v = vec!["decrypt"];
+            if let Mode::KeyFile = mode {
+                v.extend(["--key-file", wrong.0]);
+            }
+            v.extend(extra);
+            v
+        };
+        let o = shyfr_in(dir, &args(&["good.shy", "-o", "out"]), b"", wrong.1);
+        assert_eq!(
+            (o.code, o.stderr.trim()),
+            (1, "shyfr: good.shy: wrong passphrase or key"),
+            "{cipher} {mode:?}"
+        );
+        assert_eq!(listing(dir), before, "{cipher} {mode:?}: files left");
+        let p = shyfr_in(dir, &args(&[]), &ct, wrong.1);
+        assert_eq!(
+            (p.code, p.stderr.trim(), p.stdout.len()),
+            (1, "shyfr: stdin: wrong passphrase or key", 0),
+            "{cipher} {mode:?}"
+        );
+        std::fs::remove_file(dir.join("good.shy")).unwrap();
+        cases += 1;
     }
-    assert_eq!(cases, 49 + 54, "tamper cases");
+    cases
 }
 
 #[test]
@@ -704,6 +895,24 @@ fn hostile_headers() {
     );
     let o = shyfr_in(dir, &["decrypt"], b"", Some("p"));
     assert_eq!(o.stderr.trim(), "shyfr: stdin: not a shyfr file");
+    // AEAD identifiers version 1 does not define, with either key source, are refused
+    // before the key: no passphrase or key file is asked for.
+    h[8] = 1;
+    let key_file = b"SHYFRENC\x01\x01\x02\x00".to_vec();
+    for id in [0u8, 6, 7, 0x7f, 0x80, 0xff] {
+        for hdr in [&h, &key_file] {
+            let mut hdr = hdr.clone();
+            hdr[9] = id;
+            let o = shyfr_in(dir, &["decrypt"], &hdr, None);
+            assert_eq!(
+                (o.code, o.stderr.trim()),
+                (
+                    1,
+                    format!("shyfr: stdin: unsupported AEAD identifier {id}").as_str()
+                )
+            );
+        }
+    }
 }
 
 #[test]

@@ -199,6 +199,17 @@ fn scratch() -> tempfile::TempDir {
         .output()
         .unwrap();
     std::fs::write(d.join("SUMS"), sums.stdout).unwrap();
+    // An RSA key pair and a signature of `f` for `sign` and `verify`.
+    let rsa = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_shyfr"))
+            .args(args)
+            .current_dir(d)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}");
+    };
+    rsa(&["keygen", "rsa-512", "-o", "k.pem", "--pub", "p.pem"]);
+    rsa(&["sign", "-k", "k.pem", "-o", "s.sig", "f"]);
     t
 }
 
@@ -350,6 +361,35 @@ fn bases() -> Vec<Base> {
             // Not the sizes: 32 MiB through portable Kalyna-CCM and TDES-CBC is only slow.
             vec![(1, false), (14, false)],
         ),
+        b(
+            vec!["keygen", "rsa-512", "-o", "k2.pem", "--pub", "p2.pem"],
+            vec![(1, false), (3, true), (5, true)],
+        ),
+        b(
+            vec!["sign", "-k", "k.pem", "--hash", "sha256", "--pss", "--saltlen", "8", "-o", "s2.sig", "f"],
+            vec![(2, false), (4, false), (7, false), (9, true), (10, false)],
+        ),
+        b(
+            vec!["verify", "-p", "p.pem", "-s", "s.sig", "--hash", "sha256", "f"],
+            vec![(2, false), (4, false), (6, false), (7, false)],
+        ),
+        b(
+            vec!["verify", "-p", "p.pem", "-s", "s.sig", "--pss", "--saltlen", "auto", "f"],
+            vec![(7, false)],
+        ),
+        b(
+            vec!["speed", "rsa512", "--seconds", "0.002", "--trials", "1"],
+            vec![(1, false), (3, false), (5, false)],
+        ),
+        b(
+            vec!["speed", "--keygen", "rsa512", "--keys", "2"],
+            vec![(2, false), (4, false)],
+        ),
+        b(
+            vec!["mac", "kupyna-kmac-256", "--key-hex", k32, "f"],
+            vec![(1, false), (3, false), (4, false)],
+        ),
+        b(vec!["hash", "kupyna-512", "f"], vec![(1, false), (2, false)]),
         b(
             vec!["enc", "-aes-256-xts", "-K", "0102030405060708090a0b0c0d0e0f100102030405060708090a0b0c0d0e0f10000102030405060708090a0b0c0d0e0f000102030405060708090a0b0c0d0e0f", "-iv", k, "-in", "f"],
             vec![(3, false), (5, false), (7, false)],

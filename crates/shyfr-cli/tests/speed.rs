@@ -470,12 +470,12 @@ fn list_names_every_algorithm_with_operations_and_backends() {
         list.trim().split(", ").map(String::from).collect()
     };
     let mut names = valid(&["hash", "no-such-alg"]);
-    // SHA-1, SHA-2, SHA-3, SHAKE: 13; gost34311.
-    assert_eq!(names.len(), 13 + 1, "{names:?}");
+    // SHA-1, SHA-2, SHA-3, SHAKE: 13; gost34311; Kupyna-256/384/512.
+    assert_eq!(names.len(), 13 + 1 + 3, "{names:?}");
     let macs = valid(&["mac", "no-such-alg", "--key-hex", "00"]);
     // HMAC-SHA*, KMAC: 13; Kalyna CMAC and GMAC of 5 variants, gost28147-mac,
-    // hmac-gost34311.
-    assert_eq!(macs.len(), 13 + 10 + 2, "{macs:?}");
+    // hmac-gost34311; Kupyna's KMAC-256/384/512 and hmac-kupyna-256.
+    assert_eq!(macs.len(), 13 + 10 + 2 + 4, "{macs:?}");
     names.extend(macs);
     let ciphers = ok(&["enc", "-list"]);
     let ciphers: Vec<String> = ciphers

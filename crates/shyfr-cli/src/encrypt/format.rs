@@ -159,12 +159,30 @@ impl std::fmt::Display for HeaderError {
     }
 }
 
+/// The AEAD identifiers of version 1 (header byte 9) and the instantiations they name.
+/// The Kalyna variants with 512-bit keys (`Suite::Kalyna256_512Gcm`,
+/// `Suite::Kalyna512_512Gcm`) have none: a key file holds 256 bits.
+pub const AEADS: [(u8, Suite); 5] = [
+    (1, Suite::Cobblestone256),
+    (2, Suite::Cobblestone128),
+    (3, Suite::Kalyna128_256Gcm),
+    (4, Suite::Kalyna256_256Gcm),
+    (5, Suite::Kalyna128_128Gcm),
+];
+
+/// The identifier of `s`, if version 1 has one.
+pub fn aead_id(s: Suite) -> Option<u8> {
+    AEADS.iter().find(|&&(_, x)| x == s).map(|&(id, _)| id)
+}
+
+/// The instantiation identifier `id` names.
+fn aead_suite(id: u8) -> Option<Suite> {
+    AEADS.iter().find(|&&(i, _)| i == id).map(|&(_, s)| s)
+}
+
 impl Header {
     fn suite_id(s: Suite) -> u8 {
-        match s {
-            Suite::Cobblestone256 => 1,
-            Suite::Cobblestone128 => 2,
-        }
+        aead_id(s).expect("the command writes only suites with an identifier")
     }
 
     /// The header's bytes (also the Cobblestone context).
@@ -208,11 +226,7 @@ impl Header {
         if fixed[8] != VERSION {
             return Err(HeaderError::Version(fixed[8]));
         }
-        let suite = match fixed[9] {
-            1 => Suite::Cobblestone256,
-            2 => Suite::Cobblestone128,
-            a => return Err(HeaderError::Aead(a)),
-        };
+        let suite = aead_suite(fixed[9]).ok_or(HeaderError::Aead(fixed[9]))?;
         if fixed[11] != 0 {
             return Err(HeaderError::Flags(fixed[11]));
         }
@@ -284,16 +298,19 @@ mod tests {
 
     #[test]
     fn round_trip_and_layout() {
-        for h in [
-            pass(),
-            Header {
-                suite: Suite::Cobblestone128,
-                source: KeySource::KeyFile,
-            },
-        ] {
-            let b = h.to_bytes();
-            let (back, raw) = Header::read(&mut &b[..]).unwrap();
-            assert_eq!((back, raw), (h, b));
+        for &(id, suite) in &AEADS {
+            for source in [pass().source, KeySource::KeyFile] {
+                let h = Header { suite, source };
+                let b = h.to_bytes();
+                assert_eq!(b[9], id);
+                let (back, raw) = Header::read(&mut &b[..]).unwrap();
+                assert_eq!((back, raw), (h, b));
+            }
+        }
+        // Every identifier names one suite, and only suites whose key fits a key file.
+        for (i, &(id, suite)) in AEADS.iter().enumerate() {
+            assert_eq!(id as usize, i + 1);
+            assert!(suite.key_len() <= crate::encrypt::secret::KEY_LEN);
         }
         let b = pass().to_bytes();
         assert_eq!(b.len(), 40);
@@ -319,7 +336,9 @@ mod tests {
         );
         assert_eq!(with(0, b'X'), HeaderError::NotShyfr);
         assert_eq!(with(8, 2), HeaderError::Version(2));
-        assert_eq!(with(9, 3), HeaderError::Aead(3));
+        assert_eq!(with(9, 0), HeaderError::Aead(0));
+        assert_eq!(with(9, 6), HeaderError::Aead(6));
+        assert_eq!(with(9, 0xff), HeaderError::Aead(0xff));
         assert_eq!(with(10, 9), HeaderError::KeySource(9));
         assert_eq!(with(11, 1), HeaderError::Flags(1));
         // 4 GiB of memory, zero passes, 0 or 65 lanes, less than 8 KiB per lane.

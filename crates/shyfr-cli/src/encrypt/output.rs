@@ -4,6 +4,7 @@
 //! FIFO (written in place). Also the checks made before anything is written: no
 //! overwriting without `--force`, input and output never the same file.
 
+use crate::report::io_text;
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -115,7 +116,10 @@ impl Target {
                 path: path.to_path_buf(),
                 replace: false,
             }),
-            Err(e) => Err(Fail::run(&ctx, format!("cannot check the output: {e}"))),
+            Err(e) => Err(Fail::run(
+                &ctx,
+                format!("cannot check the output: {}", io_text(&e)),
+            )),
         }
     }
 
@@ -135,7 +139,10 @@ impl Target {
                     .write(true)
                     .open(&path)
                     .map_err(|e| {
-                        Fail::run(&path.display().to_string(), format!("cannot open: {e}"))
+                        Fail::run(
+                            &path.display().to_string(),
+                            format!("cannot open: {}", io_text(&e)),
+                        )
                     })?;
                 Ok(Sink::Special(f, path))
             }
@@ -156,7 +163,11 @@ impl Target {
                     .map_err(|e| {
                         Fail::run(
                             &ctx,
-                            format!("cannot create a temporary file in {}: {e}", dir.display()),
+                            format!(
+                                "cannot create a temporary file in {}: {}",
+                                dir.display(),
+                                io_text(&e)
+                            ),
                         )
                     })?;
                 if replace {
@@ -227,9 +238,9 @@ impl Sink {
                 replace,
             } => {
                 let ctx = path.display().to_string();
-                tmp.as_file()
-                    .sync_all()
-                    .map_err(|e| Fail::run(&ctx, format!("cannot sync to disk: {e}")))?;
+                tmp.as_file().sync_all().map_err(|e| {
+                    Fail::run(&ctx, format!("cannot sync to disk: {}", io_text(&e)))
+                })?;
                 let r = if replace {
                     tmp.persist(&path).map(|_| ())
                 } else {
@@ -259,7 +270,7 @@ pub fn write_fail(ctx: &str, e: io::Error) -> Fail {
     if e.kind() == io::ErrorKind::BrokenPipe {
         Fail::Quiet
     } else {
-        Fail::run(ctx, format!("cannot write: {e}"))
+        Fail::run(ctx, format!("cannot write: {}", io_text(&e)))
     }
 }
 

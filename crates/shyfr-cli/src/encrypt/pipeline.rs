@@ -1,7 +1,7 @@
 //! The streaming loops of `shyfr encrypt` / `decrypt`: one thread reads batches of the
 //! input, the calling thread seals or opens them (the library spreads each batch over the
 //! rayon pool it runs in), one thread writes; buffers go round in channels, so reading,
-//! AES-GCM and writing overlap and no batch is copied between the stages.
+//! the AEAD and writing overlap and no batch is copied between the stages.
 //!
 //! The framing is Cobblestone's (see `shyfr::aead::chunked`): every batch but the last
 //! is whole chunks; the batch that ends the input (shorter than a full batch, possibly
@@ -32,7 +32,7 @@ const DEPTH: usize = 2;
 pub struct Timings {
     /// Message bytes processed.
     pub bytes: u64,
-    /// Sealing or opening (AES-GCM), on the calling thread and the pool.
+    /// Sealing or opening (the AEAD), on the calling thread and the pool.
     pub crypto: Duration,
     /// Waiting for the reader.
     pub input_wait: Duration,

@@ -18,6 +18,12 @@
 //! per result, the same columns as the JSON entries); `--plot FILE.svg|.png` also draws
 //! throughput against buffer size.
 //!
+//! The RSA rows (`rsa2048` ...) are timed per operation instead, like `openssl speed
+//! rsa2048`: signatures and verifications per second and milliseconds per operation, with
+//! keys made once per run, not timed; `--keygen` times key generation over `--keys N` keys
+//! ([`pk`]). They take `--seconds`, `--trials`, `--backend`, `--compare`, `--ghz` and
+//! `--json` (the `signatures` and `keygen` arrays), not the options about buffers.
+//!
 //! Files: this module holds the options, their checks and the order of the measurements;
 //! [`measure`] the timing loops, [`setup`] how each algorithm is run, [`results`] the
 //! tables, JSON, CSV and chart series, [`plot`] the chart; the clock estimate is
@@ -36,6 +42,7 @@ use results::{Cell, GhzSource, Report, Role, Subject};
 use setup::{Operation, Prepared};
 
 mod measure;
+mod pk;
 pub mod plot;
 mod results;
 pub mod setup;
@@ -68,6 +75,12 @@ const MIN_TRIAL_SECONDS: f64 = 0.001;
 
 /// The longest time per cell accepted (one day).
 const MAX_SECONDS: f64 = 86_400.0;
+
+/// Keys made per algorithm with `--keygen` by default.
+const DEFAULT_KEYS: u32 = 10;
+
+/// The most keys accepted with `--keys`.
+const MAX_KEYS: u32 = 1000;
 
 /// The clock frequencies accepted with `--ghz`.
 const GHZ_RANGE: std::ops::RangeInclusive<f64> = 0.01..=100.0;
@@ -140,6 +153,15 @@ pub struct SpeedArgs {
     /// Also draw throughput against buffer size into FILE (.svg or .png)
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
+
+    /// Time RSA key generation (rsaBITS rows) instead of signing and verifying: --keys keys
+    /// of each size, with their mean and spread [default algorithm: rsa2048]
+    #[arg(long)]
+    keygen: bool,
+
+    /// Keys made per algorithm with --keygen, 1 to 1000 [default: 10]
+    #[arg(long, value_name = "N", requires = "keygen", value_parser = parse_keys, allow_negative_numbers = true)]
+    keys: Option<u32>,
 }
 
 /// A parsed `--sizes` list.
@@ -204,6 +226,15 @@ fn parse_trials(s: &str) -> Result<u32, String> {
     }
 }
 
+fn parse_keys(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(n) if (1..=MAX_KEYS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "the number of keys must be a whole number from 1 to {MAX_KEYS}"
+        )),
+    }
+}
+
 /// The number of threads `all` stands for: the available parallelism (1 if unknown).
 fn all_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -251,10 +282,15 @@ fn list() -> String {
                 format!("{}{mark}", b.backend)
             })
             .collect();
+        let sizes = if algorithms::is_rsa(a) {
+            "-".to_string()
+        } else {
+            a.sizes.describe()
+        };
         t.row(vec![
             a.name.to_string(),
             ops.join(","),
-            a.sizes.describe(),
+            sizes,
             backends.join(" "),
         ]);
     }
@@ -268,15 +304,21 @@ fn list() -> String {
          Without --sizes each algorithm is measured at the default sizes it takes.\n\
          kalyna-B-K-MODE is Kalyna (DSTU 7624:2014) with B-bit blocks and K-bit keys; \
          cfb uses full-block segments, cmac, gmac, gcm and ccm whole-block tags. The \
-         GOST 28147-89 and GOST 34.311-95 rows use the S-box DKE No. 1.\n",
+         GOST 28147-89 and GOST 34.311-95 rows use the S-box DKE No. 1.\n\
+         rsaN is RSA with an N-bit modulus, timed per operation (sign/s, verify/s: \
+         PKCS#1 v1.5 over a SHA-256 digest, one key made per run, not timed); with \
+         --keygen, key generation (mean and spread over --keys keys).\n",
     );
     out
 }
 
-/// The algorithms named on the command line (the default set if none), without repeats.
-fn select_algorithms(names: &[String]) -> Result<Vec<&'static Algorithm>, CliError> {
+/// The algorithms named on the command line (the default set if none, that of `--keygen`
+/// with it), without repeats.
+fn select_algorithms(names: &[String], keygen: bool) -> Result<Vec<&'static Algorithm>, CliError> {
     let mut algs: Vec<&'static Algorithm> = Vec::new();
-    let requested: Vec<&str> = if names.is_empty() {
+    let requested: Vec<&str> = if names.is_empty() && keygen {
+        algorithms::DEFAULT_KEYGEN.to_vec()
+    } else if names.is_empty() {
         algorithms::DEFAULT_SPEED.to_vec()
     } else {
         names.iter().map(String::as_str).collect()
@@ -390,7 +432,10 @@ fn check_plot_path(path: &Path) -> Result<(), CliError> {
 
 /// A checked command line: everything `run` needs, nothing measured yet.
 struct Plan {
+    /// The algorithms measured over buffers.
     algs: Vec<&'static Algorithm>,
+    /// The RSA rows, measured per operation (or their key generation).
+    pk: Vec<&'static Algorithm>,
     sizes: Vec<usize>,
     seconds: f64,
     trials: u32,
@@ -404,7 +449,36 @@ struct Plan {
 /// algorithm's rules, the time per trial, the memory for N threads, `--plot`); usage
 /// errors for anything wrong. Nothing is set up or measured.
 fn plan(args: &SpeedArgs) -> Result<Plan, CliError> {
-    let algs = select_algorithms(&args.algorithms)?;
+    let (pk, algs): (Vec<&'static Algorithm>, Vec<&'static Algorithm>) =
+        select_algorithms(&args.algorithms, args.keygen)?
+            .into_iter()
+            .partition(|a| algorithms::is_rsa(a));
+    if args.keygen {
+        if let Some(a) = algs.first() {
+            return Err(CliError::Usage(format!(
+                "--keygen times RSA key generation; {} is not an RSA row (rsa512 ... \
+                 rsa16384; `shyfr speed --list`)",
+                a.name
+            )));
+        }
+    }
+    if let Some(a) = pk.first() {
+        let buffer_options = [
+            ("--sizes", args.sizes.is_some()),
+            ("--threads", args.threads.is_some()),
+            ("--parallel", args.parallel.is_some()),
+            ("--decrypt", args.decrypt),
+            ("--csv", args.csv),
+            ("--plot", args.plot.is_some()),
+        ];
+        if let Some((flag, _)) = buffer_options.iter().find(|(_, given)| *given) {
+            return Err(CliError::Usage(format!(
+                "{flag} does not apply to {}: the RSA rows are timed per operation (sign/s, \
+                 verify/s); measure them in a run of their own",
+                a.name
+            )));
+        }
+    }
     // Sizes given are checked against every algorithm; of the default ones, each algorithm
     // measures those it takes (e.g. Kalyna-512 ECB from 64 bytes on), the others show "-".
     let sizes: Vec<usize> = match &args.sizes {
@@ -418,6 +492,7 @@ fn plan(args: &SpeedArgs) -> Result<Plan, CliError> {
             }
             s.0.clone()
         }
+        None if algs.is_empty() => Vec::new(),
         None => {
             for alg in &algs {
                 if !DEFAULT_SIZES
@@ -464,6 +539,7 @@ fn plan(args: &SpeedArgs) -> Result<Plan, CliError> {
     }
     Ok(Plan {
         algs,
+        pk,
         sizes,
         seconds,
         trials,
@@ -488,12 +564,25 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
     }
     let Plan {
         algs,
+        pk: pk_algs,
         sizes,
         seconds,
         trials,
         threads,
         split,
     } = plan(args)?;
+    // Every backend name is checked before anything is set up.
+    for alg in &pk_algs {
+        for (flag, b) in [("--backend", &args.backend), ("--compare", &args.compare)] {
+            if let Some(b) = b {
+                alg.resolve_backend(b)
+                    .map_err(|e| CliError::Usage(format!("{flag}: {e}")))?;
+            }
+        }
+    }
+    let resolved = |b: &Option<String>, alg: &Algorithm| -> Option<&'static str> {
+        b.as_deref().and_then(|b| alg.resolve_backend(b).ok())
+    };
     let mut subjects = prepare(
         &algs,
         args.decrypt,
@@ -518,6 +607,16 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
         .sum();
     let total = cells_per_size * roles * thread_counts.len();
     let pb = crate::progress::bar(total as u64, crate::progress::Unit::Steps);
+    let keys = args.keys.unwrap_or(DEFAULT_KEYS);
+    let pk_chosen = pk_algs.first().and_then(|a| resolved(&args.backend, a));
+    let pk_compared = pk_algs.first().and_then(|a| resolved(&args.compare, a));
+    let mut pk_report = pk::PkReport::default();
+    if args.keygen {
+        pb.inc_length(pk_algs.len() as u64 * u64::from(keys) * roles as u64);
+    } else {
+        pk_report.subjects = pk::prepare(&pk_algs, pk_chosen, pk_compared, &pb)?;
+        pb.inc_length(pk::cell_count(&pk_report.subjects) as u64);
+    }
 
     let (ghz, ghz_source) = match args.ghz {
         Some(g) => (Some(g), GhzSource::Given),
@@ -587,9 +686,15 @@ pub fn run(args: &SpeedArgs, ov: Option<&CpuOverride>) -> Result<String, CliErro
             }
         }
     }
+    if args.keygen {
+        pk_report.keygen = pk::keygen(&pk_algs, pk_chosen, pk_compared, keys, &pb)?;
+    } else {
+        pk_report.cells = pk::measure_all(&pk_report.subjects, seconds, trials, &pb)?;
+    }
     pb.finish_and_clear();
 
     let report = Report {
+        pk: &pk_report,
         subjects: &subjects,
         cells: &cells,
         sizes: &sizes,

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::pk::{JsonKeygen, JsonSignature, PkReport};
 use super::setup::{Operation, Prepared};
 use super::{all_threads, plot};
 use crate::algorithms::Algorithm;
@@ -138,6 +139,10 @@ struct JsonReport<'a> {
     parallel: bool,
     cpu: CpuJson,
     results: Vec<JsonResult<'a>>,
+    /// The RSA rows: one entry per operation (sign, verify) and backend.
+    signatures: Vec<JsonSignature<'a>>,
+    /// `--keygen`: one entry per RSA row and backend.
+    keygen: Vec<JsonKeygen<'a>>,
 }
 
 fn fmt_mbps(bps: f64) -> String {
@@ -160,6 +165,8 @@ fn fmt_spread(spread: f64) -> String {
 
 /// The measurements, ready to print.
 pub(super) struct Report<'a> {
+    /// The RSA rows (timed per operation).
+    pub pk: &'a PkReport,
     pub subjects: &'a [Subject],
     pub cells: &'a [Cell],
     pub sizes: &'a [usize],
@@ -253,6 +260,8 @@ impl Report<'_> {
             parallel: self.split,
             cpu: cpu_json(ov),
             results,
+            signatures: self.pk.json_signatures(self.ghz),
+            keygen: self.pk.json_keygen(),
         };
         let mut s = serde_json::to_string_pretty(&report)
             .map_err(|e| CliError::Failure(format!("cannot write JSON: {e}")))?;
@@ -407,12 +416,16 @@ impl Report<'_> {
     pub fn text(&self, ov: Option<&CpuOverride>) -> String {
         let trials = self.trials;
         let mut out = String::new();
-        out.push_str(&format!(
-            "shyfr speed: best of {trials} trial{} of {:.3} s for each size; key set-up not \
-             timed\n",
-            if trials == 1 { "" } else { "s" },
-            self.seconds / f64::from(trials)
-        ));
+        if self.subjects.is_empty() {
+            out.push_str("shyfr speed: RSA, timed per operation\n");
+        } else {
+            out.push_str(&format!(
+                "shyfr speed: best of {trials} trial{} of {:.3} s for each size; key set-up \
+                 not timed\n",
+                if trials == 1 { "" } else { "s" },
+                self.seconds / f64::from(trials)
+            ));
+        }
         out.push_str(&match (self.ghz, self.ghz_source) {
             (Some(g), GhzSource::Estimated) => format!(
                 "core clock: {g:.2} GHz (estimated from a chain of dependent additions; \
@@ -441,6 +454,10 @@ impl Report<'_> {
                 n = self.threads,
                 avail = all_threads()
             ));
+        }
+        if self.subjects.is_empty() {
+            out.push_str(&self.pk.text(self.ghz, trials, self.seconds));
+            return out;
         }
         let spread_note = if trials > 1 {
             format!("; ±: spread of the {trials} trials, (best - slowest) / best")
@@ -513,6 +530,7 @@ impl Report<'_> {
                 ));
             }
         }
+        out.push_str(&self.pk.text(self.ghz, trials, self.seconds));
         out
     }
 }

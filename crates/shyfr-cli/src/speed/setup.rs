@@ -34,6 +34,10 @@ pub enum Operation {
     /// Key derivation (HKDF over the buffer as input key material; PBKDF2 filling the
     /// buffer with derived key).
     Derive,
+    /// A signature (RSA rows; per operation, not per byte: see [`super::pk`]).
+    Sign,
+    /// A verification of a signature (RSA rows).
+    Verify,
 }
 
 impl Operation {
@@ -45,6 +49,8 @@ impl Operation {
             Operation::Hash => "hash",
             Operation::Mac => "mac",
             Operation::Derive => "derive",
+            Operation::Sign => "sign",
+            Operation::Verify => "verify",
         }
     }
 }
@@ -871,6 +877,22 @@ pub fn kupyna(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<
     })
 }
 
+/// [`Setup`] for the RSA rows: makes a key of the row's size (random, from the operating
+/// system) and signs or verifies a fixed digest per pass; the buffer is not used. `shyfr
+/// speed` itself makes one key per row for both operations ([`super::pk`]).
+pub fn rsa(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
+    let b = match backend {
+        None => shyfr::arith::bigint::Backend::best(),
+        Some(name) => shyfr::arith::bigint::Backend::from_name(name)
+            .ok_or_else(|| format!("{}: no big-integer backend called '{name}'", alg.name))?,
+    };
+    let key = super::pk::generate(alg, b)?;
+    Ok(Prepared {
+        backend: key.backend().name(),
+        run: super::pk::runner(&key, op)?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -880,8 +902,9 @@ mod tests {
     fn every_backend_runs_and_agrees() {
         // Every available backend of every row runs; ciphers give the same output on all of
         // them (hash rows leave the buffer as it is). HMAC rows follow the hash's default
-        // backend and refuse another one with a message.
-        for a in ALGORITHMS {
+        // backend and refuse another one with a message. The RSA rows (a key per set-up)
+        // are tested in `pk`.
+        for a in ALGORITHMS.iter().filter(|a| a.rsa_bits.is_none()) {
             let op = a.operations[0];
             let mut outs = Vec::new();
             for b in a.backends().iter().filter(|b| b.available) {
@@ -909,7 +932,7 @@ mod tests {
         // The smallest accepted size, the next one, and (for rows with a limit) the largest:
         // every operation runs without failing, so the runners' length checks cannot fire.
         let mut ran = 0;
-        for a in ALGORITHMS {
+        for a in ALGORITHMS.iter().filter(|a| a.rsa_bits.is_none()) {
             let r = a.sizes;
             let mut sizes = vec![
                 r.min,
@@ -930,7 +953,7 @@ mod tests {
                 }
             }
         }
-        assert!(ran > 4 * ALGORITHMS.len(), "{ran}");
+        assert!(ran > 4 * (ALGORITHMS.len() - 11), "{ran}");
     }
 
     #[test]
@@ -958,6 +981,18 @@ mod tests {
             }
         }
         assert!(ran >= 30, "{ran}");
+    }
+
+    #[test]
+    fn rsa_rows_set_up_sign_and_verify() {
+        let a = crate::algorithms::find("rsa512").unwrap();
+        for op in [Operation::Sign, Operation::Verify] {
+            let mut p = a.prepare(Some("soft"), op).unwrap();
+            assert_eq!(p.backend, "soft");
+            (p.run)(&mut [0u8; 4], 2);
+        }
+        assert!(a.prepare(None, Operation::Encrypt).is_err());
+        assert!(a.prepare(Some("nope"), Operation::Sign).is_err());
     }
 
     #[test]

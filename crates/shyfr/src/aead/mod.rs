@@ -4,7 +4,7 @@
 //! |--------------|-------|----------|
 //! | GCM, GMAC | [`aes_gcm::AesGcm`], [`aes_gcm::Aes128Gcm`], [`aes_gcm::Aes256Gcm`] (also under `gcm::`), generic [`gcm::Gcm`] | NIST SP 800-38D |
 //! | CCM | [`ccm::AesCcm`], generic [`ccm::Ccm`] | NIST SP 800-38C |
-//! | chunked streaming AEAD | [`chunked::Cobblestone`], [`chunked::Encryptor`], [`chunked::Decryptor`], [`chunked::SeekingDecryptor`] | c2sp.org/chunked-encryption (Cobblestone) |
+//! | chunked streaming AEAD | [`chunked::Cobblestone`], [`chunked::Encryptor`], [`chunked::Decryptor`], [`chunked::SeekingDecryptor`] | c2sp.org/chunked-encryption (Cobblestone), and the same construction over DSTU 7624 Kalyna-GCM |
 //! | GHASH | [`ghash::Ghash`] (backends `x86_vpclmul`, `x86_pclmul`, `aarch64_pmull`, `soft`) | SP 800-38D 6.4 |
 //!
 //! Every AEAD has the same verbs:

@@ -1,27 +1,68 @@
 //! Chunked encryption of long messages: Cobblestone, as specified at
-//! [c2sp.org/chunked-encryption](https://c2sp.org/chunked-encryption).
+//! [c2sp.org/chunked-encryption](https://c2sp.org/chunked-encryption), and the same
+//! construction over DSTU 7624 Kalyna-GCM.
 //!
 //! A message of any length (up to 2^38 chunks, 4 PiB) is encrypted under a single-use key
 //! and base nonce derived from an *input key*, a random 24-byte *salt* and an application
-//! *context*, and cut into 16 KiB chunks, each sealed with AES-GCM under the base nonce XOR
-//! its index. The last chunk is always shorter than 16 KiB (possibly empty), which marks
-//! the end of the message: dropping, reordering, duplicating or appending chunks, or
+//! *context*, and cut into 16 KiB chunks, each sealed with the AEAD under the base nonce
+//! XOR its index. The last chunk is always shorter than 16 KiB (possibly empty), which
+//! marks the end of the message: dropping, reordering, duplicating or appending chunks, or
 //! cutting the message short, makes decryption fail. A 32-byte key commitment in the
 //! header is checked before any chunk is decrypted, so a wrong key or context is reported
 //! as such ([`Error::CommitmentMismatch`]) and a ciphertext opens under one key only.
 //!
 //! ```text
 //! ciphertext = salt (24) || commitment (32) || chunk 0 || chunk 1 || ... || final chunk
-//! chunk k    = AES-GCM(key, base nonce XOR k, aad = "", 16384 bytes of message) (16400)
-//! final      = AES-GCM(key, base nonce XOR n, aad = "", 0..=16383 bytes)       (16..=16399)
+//! chunk k    = AEAD(key, nonce k, aad, 16384 bytes of message)  (16400)
+//! final      = AEAD(key, nonce n, aad, 0..=16383 bytes)         (16..=16399)
+//! nonce k    = base nonce XOR k
+//! aad        = "" (AES-GCM, Cobblestone) or nonce k (Kalyna-GCM, shyfr's)
 //! key || base nonce || commitment = HKDF-Expand-SHA-512(prk = input key,
 //!     info = "c2sp.org/chunked-encryption@v1+" || AEAD name || 0x00 || salt || context)
 //! ```
 //!
-//! Two instantiations ([`Suite`]): Cobblestone-128 (`AEAD_AES_128_GCM`, 16-byte input key)
-//! and Cobblestone-256 (`AEAD_AES_256_GCM`, 32-byte input key), both with SHA-512, as the
-//! Wycheproof vectors define them. The input key must be uniformly random (from a CSPRNG or
-//! a KDF such as Argon2 for passphrases).
+//! `k` is XORed big-endian into the last 8 bytes of the base nonce. The input key must be
+//! uniformly random (from a CSPRNG or a KDF such as Argon2 for passphrases).
+//!
+//! # Instantiations ([`Suite`])
+//!
+//! | suite | AEAD name (in the info string) | input key | nonce | tag | defined by |
+//! |-------|-------------------------------|----------:|------:|----:|------------|
+//! | [`Suite::Cobblestone128`] | `AEAD_AES_128_GCM` | 16 | 12 | 16 | C2SP (Cobblestone-128) |
+//! | [`Suite::Cobblestone256`] | `AEAD_AES_256_GCM` | 32 | 12 | 16 | C2SP (Cobblestone-256) |
+//! | [`Suite::Kalyna128_128Gcm`] | `DSTU7624_KALYNA_128_128_GCM` | 16 | 16 | 16 | shyfr |
+//! | [`Suite::Kalyna128_256Gcm`] | `DSTU7624_KALYNA_128_256_GCM` | 32 | 16 | 16 | shyfr |
+//! | [`Suite::Kalyna256_256Gcm`] | `DSTU7624_KALYNA_256_256_GCM` | 32 | 32 | 16 | shyfr |
+//! | [`Suite::Kalyna256_512Gcm`] | `DSTU7624_KALYNA_256_512_GCM` | 64 | 32 | 16 | shyfr |
+//! | [`Suite::Kalyna512_512Gcm`] | `DSTU7624_KALYNA_512_512_GCM` | 64 | 64 | 16 | shyfr |
+//!
+//! The two AES-GCM instantiations are the specification's (its Wycheproof vectors pass
+//! byte for byte). The Kalyna ones are **shyfr's own**, not C2SP's: the same construction
+//! (HKDF-Expand-SHA-512 with the info string above, 24-byte salt, 32-byte commitment,
+//! 16 KiB chunks, the final chunk marking the end) with DSTU 7624:2014 GCM
+//! ([`crate::aead::dstu7624::gcm`]) over Kalyna as the AEAD, for users bound to the
+//! Ukrainian standards:
+//!
+//! * the AEAD key is the Kalyna key (16, 32 or 64 bytes: the input key has that length);
+//! * the nonce is the standard's GCM IV, one cipher block (16, 32 or 64 bytes), so the
+//!   derived base nonce is that long and the chunk index is XORed into its last 8 bytes;
+//! * the associated data of chunk `k` is its nonce (one block), where Cobblestone's is
+//!   empty. DSTU 7624 GCM's tag is `E(GHASH(A, C))`: unlike AES-GCM's it does not depend
+//!   on the IV, which only starts the keystream. With an empty AAD, chunks of one message
+//!   could be swapped, dropped or duplicated and still authenticate (decrypting to
+//!   garbage); with the nonce hashed in front of the ciphertext, a chunk authenticates
+//!   only at its own index. This costs one block of hashing per 16 KiB chunk;
+//! * the tag is 16 bytes for every block size. DSTU 7624 GCM allows 8 bytes up to the
+//!   block length; 16 keeps Cobblestone's chunk layout (16,400-byte encrypted chunks, the
+//!   same lengths and offsets for every suite) and a forgery bound like AES-GCM's: the
+//!   hash of a 16 KiB chunk is a polynomial of at most about 2^10 blocks, so a tag
+//!   truncated to 128 bits is forged with probability about 2^-118 per attempt whatever
+//!   the block size, as for AES-GCM.
+//!
+//! The keystream of a DSTU GCM chunk starts at `E(IV)`, a pseudorandom point rather than a
+//! counter field beside the nonce as in AES-GCM, so two chunks' counter ranges overlap
+//! only by chance: with 128-bit blocks about 2^-65 for a 1 TiB message and 2^-41 at the
+//! 4 PiB limit; negligible with 256- and 512-bit blocks.
 //!
 //! # Interfaces
 //!
@@ -39,7 +80,9 @@
 //!   one thread, and a failed batch releases only the chunks before the first bad one.
 //!
 //! The streaming types use the batch calls, so they run on every core as well; the size
-//! of a batch is set with `with_batch_chunks`.
+//! of a batch is set with `with_batch_chunks`. All of this is one code path for every
+//! suite: the AEADs sit behind a small internal trait (the AEAD's name, key, nonce and tag
+//! lengths, sealing and opening one chunk).
 //!
 //! # Example
 //!
@@ -66,6 +109,12 @@
 //! // A message cut short is an error, never a shorter message.
 //! let mut dec = Decryptor::new(&key, b"my app v1", &ciphertext[..ciphertext.len() - 1]).unwrap();
 //! assert!(dec.read_to_end(&mut Vec::new()).is_err());
+//!
+//! // Kalyna-GCM: the same interfaces and lengths.
+//! let key = Cobblestone::new(Suite::Kalyna128_256Gcm, &[0x42; 32]).unwrap();
+//! let ciphertext = key.seal_with_salt(&[1; 24], b"my app v1", &message).unwrap();
+//! assert_eq!(ciphertext.len(), 56 + 40_000 + 3 * 16);
+//! assert_eq!(key.open(b"my app v1", &ciphertext).unwrap(), message);
 //! # }
 //! ```
 //!
@@ -74,6 +123,8 @@
 //! The specification's raw mode (a key and base nonce from a higher-level protocol, no
 //! salt or commitment) is `MessageKey::from_raw`, only with the `hazmat` feature: the
 //! specification asks libraries not to expose it to applications.
+
+mod aead;
 
 #[cfg(feature = "parallel")]
 mod parallel;
@@ -93,8 +144,10 @@ use crate::aead::aes_gcm::AesGcm;
 use crate::aead::ghash;
 use crate::block::aes;
 use crate::hash::sha2::Sha512;
+use crate::kalyna;
 use crate::mac::hmac::Hmac;
 use crate::Error;
+use aead::{params, Aead, Backends};
 
 /// Message bytes per chunk (every chunk but the final one, which is shorter).
 pub const CHUNK_LEN: usize = 16384;
@@ -111,67 +164,105 @@ pub const HEADER_LEN: usize = SALT_LEN + COMMITMENT_LEN;
 /// The most chunks a message may have: 2^38 (the final one included), 4 PiB of message.
 pub const MAX_CHUNKS: u64 = 1 << 38;
 
-/// The AEAD nonce length (96 bits).
-const NONCE_LEN: usize = 12;
+/// The longest AEAD nonce of any instantiation (Kalyna-512's one-block IV).
+const MAX_NONCE_LEN: usize = 64;
+/// The longest input key of any instantiation (Kalyna's 512-bit keys).
+const MAX_KEY_LEN: usize = 64;
 
 /// The HKDF-Expand info prefix (the specification's version string).
 const INFO_PREFIX: &[u8] = b"c2sp.org/chunked-encryption@v1+";
 
-/// A Cobblestone instantiation: the AEAD (and the input key length); the hash is SHA-512.
+/// An instantiation: the AEAD (and with it the input key length); the hash is SHA-512.
+/// See the [module documentation](self) for the parameters of each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Suite {
-    /// AES-128-GCM (`AEAD_AES_128_GCM`), 16-byte input key.
+    /// Cobblestone-128 (C2SP): AES-128-GCM (`AEAD_AES_128_GCM`), 16-byte input key.
     Cobblestone128,
-    /// AES-256-GCM (`AEAD_AES_256_GCM`), 32-byte input key.
+    /// Cobblestone-256 (C2SP): AES-256-GCM (`AEAD_AES_256_GCM`), 32-byte input key.
     Cobblestone256,
+    /// shyfr's: DSTU 7624 GCM over Kalyna-128/128 (`DSTU7624_KALYNA_128_128_GCM`), 16-byte
+    /// input key, 16-byte nonces.
+    Kalyna128_128Gcm,
+    /// shyfr's: DSTU 7624 GCM over Kalyna-128/256 (`DSTU7624_KALYNA_128_256_GCM`), 32-byte
+    /// input key, 16-byte nonces.
+    Kalyna128_256Gcm,
+    /// shyfr's: DSTU 7624 GCM over Kalyna-256/256 (`DSTU7624_KALYNA_256_256_GCM`), 32-byte
+    /// input key, 32-byte nonces.
+    Kalyna256_256Gcm,
+    /// shyfr's: DSTU 7624 GCM over Kalyna-256/512 (`DSTU7624_KALYNA_256_512_GCM`), 64-byte
+    /// input key, 32-byte nonces.
+    Kalyna256_512Gcm,
+    /// shyfr's: DSTU 7624 GCM over Kalyna-512/512 (`DSTU7624_KALYNA_512_512_GCM`), 64-byte
+    /// input key, 64-byte nonces.
+    Kalyna512_512Gcm,
 }
 
 impl Suite {
     /// Every instantiation.
-    pub const ALL: &'static [Suite] = &[Suite::Cobblestone128, Suite::Cobblestone256];
+    pub const ALL: &'static [Suite] = &[
+        Suite::Cobblestone128,
+        Suite::Cobblestone256,
+        Suite::Kalyna128_128Gcm,
+        Suite::Kalyna128_256Gcm,
+        Suite::Kalyna256_256Gcm,
+        Suite::Kalyna256_512Gcm,
+        Suite::Kalyna512_512Gcm,
+    ];
 
-    /// The AEAD's name in the IANA AEAD registry, as bound into the key derivation.
+    /// The instantiations c2sp.org/chunked-encryption defines (AES-GCM).
+    pub const COBBLESTONE: &'static [Suite] = &[Suite::Cobblestone128, Suite::Cobblestone256];
+
+    /// shyfr's instantiations over DSTU 7624 Kalyna-GCM.
+    pub const KALYNA: &'static [Suite] = &[
+        Suite::Kalyna128_128Gcm,
+        Suite::Kalyna128_256Gcm,
+        Suite::Kalyna256_256Gcm,
+        Suite::Kalyna256_512Gcm,
+        Suite::Kalyna512_512Gcm,
+    ];
+
+    /// The AEAD's name as bound into the key derivation: the IANA AEAD registry's for
+    /// AES-GCM, shyfr's `DSTU7624_KALYNA_<block bits>_<key bits>_GCM` for Kalyna.
     pub const fn aead_name(self) -> &'static str {
-        match self {
-            Suite::Cobblestone128 => "AEAD_AES_128_GCM",
-            Suite::Cobblestone256 => "AEAD_AES_256_GCM",
-        }
+        params(self).name
     }
 
     /// The input key (and AEAD key) length in bytes.
     pub const fn key_len(self) -> usize {
+        params(self).key_len
+    }
+
+    /// The AEAD nonce (and derived base nonce) length in bytes: 12 for AES-GCM, the block
+    /// length for Kalyna-GCM.
+    pub const fn nonce_len(self) -> usize {
+        params(self).nonce_len
+    }
+
+    /// Whether c2sp.org/chunked-encryption defines this instantiation (the AES-GCM ones).
+    pub const fn is_c2sp(self) -> bool {
+        matches!(self, Suite::Cobblestone128 | Suite::Cobblestone256)
+    }
+
+    /// The Kalyna block length in bits (128, 256 or 512) of a Kalyna suite.
+    pub const fn kalyna_block_bits(self) -> Option<usize> {
         match self {
-            Suite::Cobblestone128 => 16,
-            Suite::Cobblestone256 => 32,
+            Suite::Cobblestone128 | Suite::Cobblestone256 => None,
+            s => Some(8 * s.nonce_len()),
         }
     }
 
-    /// The short name: `"cobblestone-128"` or `"cobblestone-256"`.
+    /// The short name: `"cobblestone-128"`, `"cobblestone-256"`, `"kalyna-128-128-gcm"`,
+    /// `"kalyna-128-256-gcm"`, `"kalyna-256-256-gcm"`, `"kalyna-256-512-gcm"` or
+    /// `"kalyna-512-512-gcm"`.
     pub const fn name(self) -> &'static str {
         match self {
             Suite::Cobblestone128 => "cobblestone-128",
             Suite::Cobblestone256 => "cobblestone-256",
-        }
-    }
-}
-
-/// How the AES-GCM keys of a [`Cobblestone`] key are set up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backends {
-    /// The fastest available.
-    Best,
-    /// These AES and GHASH backends, with their fused engine if they have one.
-    Fused(aes::Backend, ghash::Backend),
-    /// These AES and GHASH backends, never fused.
-    Generic(aes::Backend, ghash::Backend),
-}
-
-impl Backends {
-    fn gcm(self, key: &[u8]) -> Result<AesGcm, Error> {
-        match self {
-            Backends::Best => AesGcm::new_from_slice(key),
-            Backends::Fused(a, g) => AesGcm::with_backends(key, a, g),
-            Backends::Generic(a, g) => AesGcm::with_backends_generic(key, a, g),
+            Suite::Kalyna128_128Gcm => "kalyna-128-128-gcm",
+            Suite::Kalyna128_256Gcm => "kalyna-128-256-gcm",
+            Suite::Kalyna256_256Gcm => "kalyna-256-256-gcm",
+            Suite::Kalyna256_512Gcm => "kalyna-256-512-gcm",
+            Suite::Kalyna512_512Gcm => "kalyna-512-512-gcm",
         }
     }
 }
@@ -181,7 +272,7 @@ impl Backends {
 #[derive(Clone)]
 pub struct Cobblestone {
     suite: Suite,
-    key: [u8; 32],
+    key: [u8; MAX_KEY_LEN],
     backends: Backends,
 }
 
@@ -209,7 +300,8 @@ impl Cobblestone {
 
     /// As [`new`](Self::new), with the message keys on explicit AES and GHASH backends (and
     /// their fused AES-GCM engine, if they have one); for tests and benchmarks.
-    /// [`Error::BackendUnavailable`] if either is not available here.
+    /// [`Error::BackendUnavailable`] if either is not available here,
+    /// [`Error::InvalidParameter`] for a Kalyna suite.
     pub fn with_backends(
         suite: Suite,
         input_key: &[u8],
@@ -238,15 +330,27 @@ impl Cobblestone {
         )
     }
 
+    /// As [`new`](Self::new) for a Kalyna suite, with the message keys on an explicit
+    /// Kalyna backend (the DSTU GCM hash takes the carry-less multiplier the CPU has); for
+    /// tests and benchmarks. [`Error::BackendUnavailable`] if it is not available here,
+    /// [`Error::InvalidParameter`] for an AES suite.
+    pub fn with_kalyna_backend(
+        suite: Suite,
+        input_key: &[u8],
+        backend: kalyna::Backend,
+    ) -> Result<Self, Error> {
+        Self::with(suite, input_key, Backends::Kalyna(backend))
+    }
+
     fn with(suite: Suite, input_key: &[u8], backends: Backends) -> Result<Self, Error> {
         if input_key.len() != suite.key_len() {
             return Err(Error::InvalidKeyLength {
                 got: input_key.len(),
             });
         }
-        // Refuse unavailable backends now rather than at the first message.
-        backends.gcm(&[0u8; 32][..suite.key_len()])?;
-        let mut key = [0u8; 32];
+        // Refuse unavailable or mismatched backends now rather than at the first message.
+        Aead::new(suite, &[0u8; MAX_KEY_LEN][..suite.key_len()], backends)?;
+        let mut key = [0u8; MAX_KEY_LEN];
         key[..input_key.len()].copy_from_slice(input_key);
         Ok(Cobblestone {
             suite,
@@ -270,9 +374,10 @@ impl Cobblestone {
         context: &[u8],
     ) -> Result<(MessageKey, [u8; COMMITMENT_LEN]), Error> {
         let kl = self.suite.key_len();
-        let need = kl + NONCE_LEN + COMMITMENT_LEN;
-        // At most 76 bytes: two SHA-512 blocks of output.
-        let mut okm = [0u8; 128];
+        let nl = self.suite.nonce_len();
+        let need = kl + nl + COMMITMENT_LEN;
+        // At most 64 + 64 + 32 = 160 bytes: three SHA-512 blocks of output.
+        let mut okm = [0u8; 3 * 64];
         let prk = Hmac::<Sha512>::new(&self.key[..kl]);
         let mut prev: Option<[u8; 64]> = None;
         for (i, out) in okm.chunks_mut(64).enumerate().take(need.div_ceil(64)) {
@@ -296,12 +401,10 @@ impl Cobblestone {
             p.zeroize();
         }
         let r = (|| {
-            let aead = self.backends.gcm(&okm[..kl])?;
-            let mut base_nonce = [0u8; NONCE_LEN];
-            base_nonce.copy_from_slice(&okm[kl..kl + NONCE_LEN]);
+            let mk = MessageKey::with(self.suite, &okm[..kl], &okm[kl..kl + nl], self.backends)?;
             let mut commitment = [0u8; COMMITMENT_LEN];
-            commitment.copy_from_slice(&okm[kl + NONCE_LEN..need]);
-            Ok((MessageKey { aead, base_nonce }, commitment))
+            commitment.copy_from_slice(&okm[kl + nl..need]);
+            Ok((mk, commitment))
         })();
         crate::wipe::wipe(&mut okm);
         r
@@ -439,20 +542,22 @@ fn too_many_chunks() -> Error {
 
 /// The key and base nonce of one message: seals and opens its chunks by index.
 ///
-/// Chunk `k` is sealed with the AEAD under `base nonce XOR k` (`k` big-endian over the
-/// nonce's 12 bytes) and an empty AAD. A chunk is *final* when it holds fewer than
+/// Chunk `k` is sealed with the suite's AEAD under `base nonce XOR k` (`k` big-endian over
+/// the nonce's last 8 bytes), with an empty AAD for AES-GCM and that nonce as the AAD for
+/// Kalyna-GCM (see the [module documentation](self)). A chunk is *final* when it holds fewer than
 /// [`CHUNK_LEN`] bytes; the caller is responsible for sealing exactly one final chunk,
 /// last (the streaming types and the one-shot calls do).
-#[derive(Clone)]
 pub struct MessageKey {
-    aead: AesGcm,
-    base_nonce: [u8; NONCE_LEN],
+    suite: Suite,
+    aead: Aead,
+    base_nonce: [u8; MAX_NONCE_LEN],
 }
 
 impl core::fmt::Debug for MessageKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("MessageKey")
-            .field("aead", &self.aead)
+            .field("suite", &self.suite)
+            .field("engine", &self.engine())
             .finish_non_exhaustive()
     }
 }
@@ -464,33 +569,70 @@ impl Drop for MessageKey {
 }
 
 impl MessageKey {
-    /// Raw mode (the specification's appendix): a message key from a key and base nonce
-    /// that a higher-level protocol derived. Both must be uniformly random and used for
-    /// one message only. [`Error::InvalidKeyLength`] for a key of other than
-    /// [`Suite::key_len`] bytes.
-    #[cfg(feature = "hazmat")]
-    pub fn from_raw(suite: Suite, key: &[u8], base_nonce: &[u8; 12]) -> Result<Self, Error> {
+    /// The message key of `suite` from its AEAD key and base nonce.
+    fn with(
+        suite: Suite,
+        key: &[u8],
+        base_nonce: &[u8],
+        backends: Backends,
+    ) -> Result<Self, Error> {
         if key.len() != suite.key_len() {
             return Err(Error::InvalidKeyLength { got: key.len() });
         }
+        if base_nonce.len() != suite.nonce_len() {
+            return Err(Error::InvalidNonceLength {
+                got: base_nonce.len(),
+            });
+        }
+        let mut n = [0u8; MAX_NONCE_LEN];
+        n[..base_nonce.len()].copy_from_slice(base_nonce);
         Ok(MessageKey {
-            aead: AesGcm::new_from_slice(key)?,
-            base_nonce: *base_nonce,
+            suite,
+            aead: Aead::new(suite, key, backends)?,
+            base_nonce: n,
         })
     }
 
-    /// The AES-GCM key (for its backends and engine).
-    pub fn aead(&self) -> &AesGcm {
-        &self.aead
+    /// Raw mode (the specification's appendix): a message key from a key and base nonce
+    /// that a higher-level protocol derived. Both must be uniformly random and used for
+    /// one message only. [`Error::InvalidKeyLength`] for a key of other than
+    /// [`Suite::key_len`] bytes, [`Error::InvalidNonceLength`] for a base nonce of other
+    /// than [`Suite::nonce_len`] bytes.
+    #[cfg(feature = "hazmat")]
+    pub fn from_raw(suite: Suite, key: &[u8], base_nonce: &[u8]) -> Result<Self, Error> {
+        Self::with(suite, key, base_nonce, Backends::Best)
     }
 
-    /// The nonce of chunk `index`; [`Error::TooLong`] from index 2^38 on.
-    fn nonce(&self, index: u64) -> Result<[u8; NONCE_LEN], Error> {
+    /// The instantiation.
+    pub fn suite(&self) -> Suite {
+        self.suite
+    }
+
+    /// What runs the chunks: the AES-GCM engine (see [`AesGcm::engine`]) or the Kalyna
+    /// backend's name.
+    pub fn engine(&self) -> &'static str {
+        self.aead.engine()
+    }
+
+    /// The AES-GCM key (for its backends and engine), for the AES suites.
+    pub fn aes_gcm(&self) -> Option<&AesGcm> {
+        self.aead.aes_gcm()
+    }
+
+    /// The Kalyna backend, for the Kalyna suites.
+    pub fn kalyna_backend(&self) -> Option<kalyna::Backend> {
+        self.aead.kalyna_backend()
+    }
+
+    /// The nonce of chunk `index` (its first [`Suite::nonce_len`] bytes);
+    /// [`Error::TooLong`] from index 2^38 on.
+    fn nonce(&self, index: u64) -> Result<[u8; MAX_NONCE_LEN], Error> {
         if index >= MAX_CHUNKS {
             return Err(too_many_chunks());
         }
+        let nl = self.suite.nonce_len();
         let mut n = self.base_nonce;
-        for (b, k) in n[NONCE_LEN - 8..].iter_mut().zip(index.to_be_bytes()) {
+        for (b, k) in n[nl - 8..nl].iter_mut().zip(index.to_be_bytes()) {
             *b ^= k;
         }
         Ok(n)
@@ -511,11 +653,13 @@ impl MessageKey {
                 output: out.len(),
             });
         }
-        let nonce = self.nonce(index)?;
-        let (ct, tag_out) = out.split_at_mut(plaintext.len());
-        let tag = self.aead.seal_to(&nonce, &[], plaintext, ct)?;
-        tag_out.copy_from_slice(tag.as_bytes());
-        Ok(())
+        let mut nonce = self.nonce(index)?;
+        let (ct, tag) = out.split_at_mut(plaintext.len());
+        let r = self
+            .aead
+            .seal(&nonce[..self.suite.nonce_len()], plaintext, ct, tag);
+        crate::wipe::wipe(&mut nonce);
+        r
     }
 
     /// Opens chunk `index`: `ciphertext` is the chunk with its tag (16 to
@@ -540,13 +684,16 @@ impl MessageKey {
                 output: out.len(),
             });
         }
-        let nonce = self.nonce(index)?;
-        self.aead
-            .open_to(&nonce, &[], ct, tag, out)
+        let mut nonce = self.nonce(index)?;
+        let r = self
+            .aead
+            .open(&nonce[..self.suite.nonce_len()], ct, tag, out)
             .map_err(|e| match e {
                 Error::AuthenticationFailed => Error::ChunkAuthenticationFailed { chunk: index },
                 e => e,
-            })
+            });
+        crate::wipe::wipe(&mut nonce);
+        r
     }
 
     /// Seals consecutive chunks from number `first`: `plaintext` is cut into
@@ -711,10 +858,42 @@ mod tests {
     use crate::kdf::hkdf::Hkdf;
     use std::vec::Vec;
 
+    /// A 100-byte message sealed under `nonce` by `suite`'s AEAD set up directly (not
+    /// through `chunked`): ciphertext and tag. Kalyna-GCM's associated data is the nonce.
+    fn reference_seal(suite: Suite, key: &[u8], nonce: &[u8]) -> Vec<u8> {
+        use crate::aead::dstu7624::gcm::Gcm;
+        use crate::kalyna::*;
+        let mut buf: Vec<u8> = (0..100u8).collect();
+        macro_rules! kalyna {
+            ($t:ty) => {
+                Gcm::new(<$t>::new_from_slice(key).unwrap(), 16)
+                    .unwrap()
+                    .seal_in_place(nonce, nonce, &mut buf)
+                    .unwrap()
+                    .as_bytes()
+                    .to_vec()
+            };
+        }
+        let tag = match suite {
+            Suite::Cobblestone128 | Suite::Cobblestone256 => {
+                let g = AesGcm::new_from_slice(key).unwrap();
+                g.seal_in_place(nonce, b"", &mut buf).unwrap().to_vec()
+            }
+            Suite::Kalyna128_128Gcm => kalyna!(Kalyna128_128),
+            Suite::Kalyna128_256Gcm => kalyna!(Kalyna128_256),
+            Suite::Kalyna256_256Gcm => kalyna!(Kalyna256_256),
+            Suite::Kalyna256_512Gcm => kalyna!(Kalyna256_512),
+            Suite::Kalyna512_512Gcm => kalyna!(Kalyna512_512),
+        };
+        buf.extend_from_slice(&tag);
+        buf
+    }
+
     #[test]
     fn derivation_equals_hkdf() {
         for &suite in Suite::ALL {
-            let key = Cobblestone::new(suite, &[9u8; 32][..suite.key_len()]).unwrap();
+            let key = Cobblestone::new(suite, &[9u8; 64][..suite.key_len()]).unwrap();
+            let (kl, nl) = (suite.key_len(), suite.nonce_len());
             for ctx_len in [0usize, 1, 100, 300] {
                 let ctx: Vec<u8> = (0..ctx_len).map(|i| i as u8).collect();
                 let salt = [3u8; SALT_LEN];
@@ -724,19 +903,72 @@ mod tests {
                 info.push(0);
                 info.extend_from_slice(&salt);
                 info.extend_from_slice(&ctx);
-                let kl = suite.key_len();
-                let mut okm = [0u8; 76];
+                let mut okm = [0u8; 160];
+                let okm = &mut okm[..kl + nl + COMMITMENT_LEN];
                 Hkdf::<Sha512>::from_prk(&key.key[..kl])
-                    .expand(&info, &mut okm[..kl + 44])
+                    .expand(&info, okm)
                     .unwrap();
                 let (header, mk) = key.seal_header(&salt, &ctx).unwrap();
-                assert_eq!(&header[SALT_LEN..], &okm[kl + 12..kl + 44]);
-                assert_eq!(mk.base_nonce, okm[kl..kl + 12]);
-                let expect = AesGcm::new_from_slice(&okm[..kl]).unwrap();
-                let a = mk.aead.seal_in_place(&[0; 12], b"", &mut []).unwrap();
-                let b = expect.seal_in_place(&[0; 12], b"", &mut []).unwrap();
-                assert_eq!(a, b);
+                assert_eq!(&header[SALT_LEN..], &okm[kl + nl..]);
+                assert_eq!(mk.base_nonce[..nl], okm[kl..kl + nl]);
+                assert!(mk.base_nonce[nl..].iter().all(|&b| b == 0));
+                // Chunk 0's nonce is the base nonce itself.
+                let msg: Vec<u8> = (0..100u8).collect();
+                let mut ct = [0u8; 116];
+                mk.seal_chunk(0, &msg, &mut ct).unwrap();
+                assert_eq!(
+                    ct[..],
+                    reference_seal(suite, &okm[..kl], &okm[kl..kl + nl])[..],
+                    "{suite:?}"
+                );
             }
+        }
+    }
+
+    #[test]
+    fn suite_parameters() {
+        let want = [
+            (Suite::Cobblestone128, "AEAD_AES_128_GCM", 16, 12),
+            (Suite::Cobblestone256, "AEAD_AES_256_GCM", 32, 12),
+            (
+                Suite::Kalyna128_128Gcm,
+                "DSTU7624_KALYNA_128_128_GCM",
+                16,
+                16,
+            ),
+            (
+                Suite::Kalyna128_256Gcm,
+                "DSTU7624_KALYNA_128_256_GCM",
+                32,
+                16,
+            ),
+            (
+                Suite::Kalyna256_256Gcm,
+                "DSTU7624_KALYNA_256_256_GCM",
+                32,
+                32,
+            ),
+            (
+                Suite::Kalyna256_512Gcm,
+                "DSTU7624_KALYNA_256_512_GCM",
+                64,
+                32,
+            ),
+            (
+                Suite::Kalyna512_512Gcm,
+                "DSTU7624_KALYNA_512_512_GCM",
+                64,
+                64,
+            ),
+        ];
+        assert_eq!(Suite::ALL.len(), want.len());
+        for (&s, (w, name, kl, nl)) in Suite::ALL.iter().zip(want) {
+            assert_eq!(s, w);
+            assert_eq!((s.aead_name(), s.key_len(), s.nonce_len()), (name, kl, nl));
+            assert_eq!(params(s).tag_len, TAG_LEN);
+            assert_eq!(s.is_c2sp(), Suite::COBBLESTONE.contains(&s));
+            assert_eq!(s.is_c2sp(), !Suite::KALYNA.contains(&s));
+            assert_eq!(s.kalyna_block_bits().is_some(), !s.is_c2sp());
         }
     }
 
@@ -764,16 +996,19 @@ mod tests {
 
     #[test]
     fn nonce_xors_the_index_big_endian() {
-        let key = Cobblestone::new(Suite::Cobblestone128, &[1; 16]).unwrap();
-        let (_, mk) = key.seal_header(&[0; SALT_LEN], b"").unwrap();
-        let b = mk.base_nonce;
-        let n = mk.nonce(0x01_0203_0405).unwrap();
-        let mut want = b;
-        for (i, x) in [1u8, 2, 3, 4, 5].iter().enumerate() {
-            want[7 + i] ^= x;
+        for &suite in Suite::ALL {
+            let key = Cobblestone::new(suite, &[1; 64][..suite.key_len()]).unwrap();
+            let (_, mk) = key.seal_header(&[0; SALT_LEN], b"").unwrap();
+            let nl = suite.nonce_len();
+            let b = mk.base_nonce;
+            let n = mk.nonce(0x01_0203_0405).unwrap();
+            let mut want = b;
+            for (i, x) in [1u8, 2, 3, 4, 5].iter().enumerate() {
+                want[nl - 5 + i] ^= x;
+            }
+            assert_eq!(n, want, "{suite:?}");
+            assert!(mk.nonce(MAX_CHUNKS - 1).is_ok());
+            assert!(matches!(mk.nonce(MAX_CHUNKS), Err(Error::TooLong { .. })));
         }
-        assert_eq!(n, want);
-        assert!(mk.nonce(MAX_CHUNKS - 1).is_ok());
-        assert!(matches!(mk.nonce(MAX_CHUNKS), Err(Error::TooLong { .. })));
     }
 }

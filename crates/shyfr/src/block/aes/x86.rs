@@ -12,18 +12,39 @@ use super::{expand_key, Block};
 use crate::cpu::x86::AesNi;
 use crate::inout::InOut;
 
-/// Round keys for encryption and for the equivalent inverse cipher (FIPS 197 5.3.5).
+/// One round key in each of the four 128-bit lanes of a 64-byte line, aligned to 64: a
+/// kernel on zmm, ymm or xmm registers loads its key with one aligned load of the first
+/// 64, 32 or 16 bytes (or uses it as a memory operand), with nothing set up per call.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(crate) struct RoundKey(pub(crate) [u8; 64]);
+
+impl RoundKey {
+    /// The round key as an xmm register.
+    #[inline(always)]
+    pub(crate) fn xmm(&self) -> __m128i {
+        // SAFETY: 16 readable bytes aligned to 64; SSE2 is the x86-64 baseline.
+        unsafe { _mm_load_si128(self.0.as_ptr().cast()) }
+    }
+}
+
+/// The round keys of one direction, `0..=rounds` used.
+pub(crate) type Schedule = [RoundKey; 15];
+
+/// Round keys for encryption and for the equivalent inverse cipher (FIPS 197 5.3.5), laid
+/// out once, at key set-up, in the form the kernels load ([`RoundKey`]): 1,920 bytes.
 #[derive(Clone)]
 pub(crate) struct Keys {
-    pub(crate) enc: [Block; 15],
-    pub(crate) dec: [Block; 15],
+    pub(crate) enc: Schedule,
+    pub(crate) dec: Schedule,
     pub(crate) rounds: usize,
 }
 
 impl Drop for Keys {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.enc);
-        zeroize::Zeroize::zeroize(&mut self.dec);
+        for rk in self.enc.iter_mut().chain(self.dec.iter_mut()) {
+            crate::wipe::wipe(&mut rk.0);
+        }
     }
 }
 
@@ -31,18 +52,40 @@ impl Keys {
     /// Encryption round key `r` as a register.
     #[inline(always)]
     pub(crate) fn enc_xmm(&self, r: usize) -> __m128i {
-        // SAFETY: a round key is 16 readable bytes; SSE2 is the x86-64 baseline.
-        unsafe { _mm_loadu_si128(self.enc[r].as_ptr().cast()) }
+        self.enc[r].xmm()
+    }
+
+    /// The schedule of one direction: decryption (the equivalent inverse cipher) or
+    /// encryption.
+    #[inline(always)]
+    pub(crate) fn sched<const DEC: bool>(&self) -> &Schedule {
+        if DEC {
+            &self.dec
+        } else {
+            &self.enc
+        }
     }
 
     pub(crate) fn new(key: &[u8], t: AesNi) -> Self {
-        let mut k = Keys {
-            enc: [[0; 16]; 15],
-            dec: [[0; 16]; 15],
-            rounds: 0,
-        };
+        let mut enc = [[0u8; 16]; 15];
+        let mut dec = [[0u8; 16]; 15];
         // SAFETY: the token proves AES-NI.
-        unsafe { expand(key, &mut k, t) };
+        let rounds = unsafe { expand(key, &mut enc, &mut dec, t) };
+        let wide = |b: &Block| {
+            let mut w = RoundKey([0; 64]);
+            for lane in w.0.chunks_exact_mut(16) {
+                lane.copy_from_slice(b);
+            }
+            w
+        };
+        let k = Keys {
+            enc: core::array::from_fn(|r| wide(&enc[r])),
+            dec: core::array::from_fn(|r| wide(&dec[r])),
+            rounds,
+        };
+        for b in enc.iter_mut().chain(dec.iter_mut()) {
+            crate::wipe::wipe(b);
+        }
         k
     }
 }
@@ -58,19 +101,19 @@ fn sub_word(w: u32) -> u32 {
 }
 
 #[target_feature(enable = "aes")]
-fn expand(key: &[u8], k: &mut Keys, _t: AesNi) {
+fn expand(key: &[u8], enc: &mut [Block; 15], dec: &mut [Block; 15], _t: AesNi) -> usize {
     // The closure inherits this function's `aes` feature, so the call is safe.
-    let nr = expand_key(key, |w| sub_word(w), &mut k.enc);
-    k.rounds = nr;
-    k.dec[0] = k.enc[nr];
-    k.dec[nr] = k.enc[0];
+    let nr = expand_key(key, |w| sub_word(w), enc);
+    dec[0] = enc[nr];
+    dec[nr] = enc[0];
     for i in 1..nr {
         // SAFETY: `Block` is 16 readable/writable bytes; unaligned access is allowed.
         unsafe {
-            let x = _mm_loadu_si128(k.enc[nr - i].as_ptr().cast());
-            _mm_storeu_si128(k.dec[i].as_mut_ptr().cast(), _mm_aesimc_si128(x));
+            let x = _mm_loadu_si128(enc[nr - i].as_ptr().cast());
+            _mm_storeu_si128(dec[i].as_mut_ptr().cast(), _mm_aesimc_si128(x));
         }
     }
+    nr
 }
 
 /// One AES round instruction as its own `asm!` statement.
@@ -112,8 +155,13 @@ pub(crate) trait Lanes: Copy {
     unsafe fn load(p: *const u8) -> Self;
     /// Stores `BLOCKS * 16` bytes to `p`.
     unsafe fn store(self, p: *mut u8);
-    /// The round key `k` in every block position.
-    unsafe fn splat(k: &Block) -> Self;
+    /// The round key `k` in every block position: one aligned load.
+    unsafe fn key(k: &RoundKey) -> Self;
+    /// Loads `blocks` blocks (`1..=BLOCKS`) from `p`, the lanes above them zero; nothing
+    /// beyond `blocks * 16` bytes is read.
+    unsafe fn load_part(p: *const u8, blocks: usize) -> Self;
+    /// Stores the first `blocks` blocks (`1..=BLOCKS`) to `p`, nothing beyond them.
+    unsafe fn store_part(self, p: *mut u8, blocks: usize);
     /// XOR.
     unsafe fn xor(self, o: Self) -> Self;
     /// One encryption round.
@@ -217,9 +265,18 @@ impl Lanes for __m128i {
         unsafe { _mm_storeu_si128(p.cast(), self) }
     }
     #[inline(always)]
-    unsafe fn splat(k: &Block) -> Self {
-        // SAFETY: `k` is 16 readable bytes.
-        unsafe { _mm_loadu_si128(k.as_ptr().cast()) }
+    unsafe fn key(k: &RoundKey) -> Self {
+        k.xmm()
+    }
+    #[inline(always)]
+    unsafe fn load_part(p: *const u8, _blocks: usize) -> Self {
+        // SAFETY: one block per register: the caller guarantees 16 readable bytes.
+        unsafe { Self::load(p) }
+    }
+    #[inline(always)]
+    unsafe fn store_part(self, p: *mut u8, _blocks: usize) {
+        // SAFETY: one block per register: the caller guarantees 16 writable bytes.
+        unsafe { self.store(p) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
@@ -358,95 +415,6 @@ impl Ctr128 {
     }
 }
 
-/// One block per register with the AES intrinsics rather than `asm!`: inside a VEX
-/// (AVX) kernel these compile to VEX-encoded instructions, so the tails of the wide
-/// kernels never mix legacy-SSE and 256/512-bit code.
-#[derive(Clone, Copy)]
-pub(crate) struct V128(pub(crate) __m128i);
-
-impl Lanes for V128 {
-    const BLOCKS: usize = 1;
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: the caller guarantees 16 readable bytes.
-        V128(unsafe { _mm_loadu_si128(p.cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the caller guarantees 16 writable bytes.
-        unsafe { _mm_storeu_si128(p.cast(), self.0) }
-    }
-    #[inline(always)]
-    unsafe fn splat(k: &Block) -> Self {
-        // SAFETY: `k` is 16 readable bytes.
-        V128(unsafe { _mm_loadu_si128(k.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: SSE2.
-        V128(unsafe { _mm_xor_si128(self.0, o.0) })
-    }
-    #[inline(always)]
-    unsafe fn enc(self, k: Self) -> Self {
-        // SAFETY: AES-NI per the trait contract.
-        V128(unsafe { aesenc_i(self.0, k.0) })
-    }
-    #[inline(always)]
-    unsafe fn enclast(self, k: Self) -> Self {
-        // SAFETY: AES-NI per the trait contract.
-        V128(unsafe { aesenclast_i(self.0, k.0) })
-    }
-    #[inline(always)]
-    unsafe fn dec(self, k: Self) -> Self {
-        // SAFETY: AES-NI per the trait contract.
-        V128(unsafe { aesdec_i(self.0, k.0) })
-    }
-    #[inline(always)]
-    unsafe fn declast(self, k: Self) -> Self {
-        // SAFETY: AES-NI per the trait contract.
-        V128(unsafe { aesdeclast_i(self.0, k.0) })
-    }
-    type Ctr = Ctr128;
-    #[inline(always)]
-    unsafe fn ctr_init(c: &Block) -> Ctr128 {
-        // SAFETY: SSE2.
-        unsafe { Ctr128::new(c) }
-    }
-    #[inline(always)]
-    unsafe fn ctr_at(c: &Ctr128, off: u32) -> Ctr128 {
-        c.at(off)
-    }
-    #[inline(always)]
-    unsafe fn ctr_blocks(c: &Ctr128, off: u32) -> Self {
-        // SAFETY: SSE2.
-        V128(unsafe { c.block(off) })
-    }
-    #[inline(always)]
-    unsafe fn add_low_byte(self, n: u32) -> Self {
-        // SAFETY: SSE2.
-        V128(unsafe { self.0.add_low_byte(n) })
-    }
-
-    #[inline(always)]
-    unsafe fn mul_x_pow(self, s: u32) -> Self {
-        // SAFETY: SSE2.
-        V128(unsafe { mul_x_pow_128(self.0, s) })
-    }
-    #[inline(always)]
-    unsafe fn from_tweaks(t: &mut u128) -> Self {
-        // SAFETY: SSE2.
-        V128(unsafe { __m128i::from_tweaks(t) })
-    }
-    #[inline(always)]
-    unsafe fn first_lane(self) -> __m128i {
-        self.0
-    }
-    #[inline(always)]
-    unsafe fn shift_in(self, carry: __m128i) -> Self {
-        V128(carry)
-    }
-}
-
 // The AES intrinsics, callable from `#[inline(always)]` generic code: each is a
 // `#[target_feature(enable = "aes")]` function inlined into the (AES-enabled) kernels.
 #[inline]
@@ -459,18 +427,9 @@ pub(crate) fn aesenc_i(x: __m128i, k: __m128i) -> __m128i {
 pub(crate) fn aesenclast_i(x: __m128i, k: __m128i) -> __m128i {
     _mm_aesenclast_si128(x, k)
 }
-#[inline]
-#[target_feature(enable = "aes")]
-pub(crate) fn aesdec_i(x: __m128i, k: __m128i) -> __m128i {
-    _mm_aesdec_si128(x, k)
-}
-#[inline]
-#[target_feature(enable = "aes")]
-pub(crate) fn aesdeclast_i(x: __m128i, k: __m128i) -> __m128i {
-    _mm_aesdeclast_si128(x, k)
-}
 
-/// The round keys for one direction, each in every block position of an `L`.
+/// The round keys for one direction, each in every block position of an `L`, as an array
+/// (for the fused AES-GCM engines, which index it).
 ///
 /// # Safety
 ///
@@ -479,14 +438,32 @@ pub(crate) fn aesdeclast_i(x: __m128i, k: __m128i) -> __m128i {
 pub(crate) unsafe fn splat_keys<L: Lanes, const NR: usize, const DEC: bool>(
     keys: &Keys,
 ) -> [L; 15] {
-    let rk = if DEC { &keys.dec } else { &keys.enc };
+    let rk = keys.sched::<DEC>();
     // SAFETY: features per the contract of this function.
-    let mut k = [unsafe { L::splat(&rk[0]) }; 15];
-    for i in 1..=NR {
-        // SAFETY: as above.
-        k[i] = unsafe { L::splat(&rk[i]) };
+    core::array::from_fn(|r| unsafe { L::key(&rk[r.min(NR)]) })
+}
+
+/// `W` registers through the rounds of one direction, side by side, each round key loaded
+/// from the schedule `k` once per round (a register or a memory operand: no copy of the
+/// schedule is made).
+///
+/// # Safety
+///
+/// The features `L` needs are enabled.
+#[inline(always)]
+pub(crate) unsafe fn rounds<L: Lanes, const W: usize, const NR: usize, const DEC: bool>(
+    k: &Schedule,
+    b: &mut [L; W],
+) {
+    // SAFETY: features per the contract.
+    unsafe {
+        for kr in &k[1..NR] {
+            let kr = L::key(kr);
+            for x in b.iter_mut() {
+                *x = if DEC { x.dec(kr) } else { x.enc(kr) };
+            }
+        }
     }
-    k
 }
 
 /// ECB on groups of `W` registers of `L` (`W * L::BLOCKS` blocks) from block `start`
@@ -497,7 +474,7 @@ pub(crate) unsafe fn splat_keys<L: Lanes, const NR: usize, const DEC: bool>(
 /// The features `L` needs are enabled, and `end <= io.len() / 16`.
 #[inline(always)]
 pub(crate) unsafe fn ecb<L: Lanes, const W: usize, const NR: usize, const DEC: bool>(
-    k: &[L; 15],
+    k: &Schedule,
     io: &mut InOut<'_>,
     start: usize,
     end: usize,
@@ -509,21 +486,15 @@ pub(crate) unsafe fn ecb<L: Lanes, const W: usize, const NR: usize, const DEC: b
     while i + step <= end {
         // SAFETY: blocks `i..i + step` lie below `end`, inside `io`, by the contract.
         unsafe {
-            let mut b: [L; W] = [k[0]; W];
+            let k0 = L::key(&k[0]);
+            let mut b: [L; W] = [k0; W];
             for (j, x) in b.iter_mut().enumerate() {
-                *x = L::load(src.add((i + j * L::BLOCKS) * 16)).xor(k[0]);
+                *x = L::load(src.add((i + j * L::BLOCKS) * 16)).xor(k0);
             }
-            for kr in &k[1..NR] {
-                for x in b.iter_mut() {
-                    *x = if DEC { x.dec(*kr) } else { x.enc(*kr) };
-                }
-            }
+            rounds::<L, W, NR, DEC>(k, &mut b);
+            let kl = L::key(&k[NR]);
             for (j, x) in b.iter().enumerate() {
-                let y = if DEC {
-                    x.declast(k[NR])
-                } else {
-                    x.enclast(k[NR])
-                };
+                let y = if DEC { x.declast(kl) } else { x.enclast(kl) };
                 y.store(dst.add((i + j * L::BLOCKS) * 16));
             }
         }
@@ -532,45 +503,70 @@ pub(crate) unsafe fn ecb<L: Lanes, const W: usize, const NR: usize, const DEC: b
     i
 }
 
-/// The last `io.len() / 16 - start` blocks (fewer than one wide register holds), one at a
-/// time with the 128-bit intrinsics. Inlined into a wide kernel these are VEX-encoded, so
-/// the kernel never mixes legacy-SSE and 256/512-bit code (which cost ~500 cycles per call
-/// on Zen 3 when this tail used the legacy encoding).
+/// The blocks in register `j` of the `M` registers that hold blocks `start..end` (only the
+/// last may be partly filled).
+#[inline(always)]
+pub(crate) fn blocks_in<L: Lanes, const M: usize>(j: usize, start: usize, end: usize) -> usize {
+    if j + 1 < M {
+        L::BLOCKS
+    } else {
+        end - start - (M - 1) * L::BLOCKS
+    }
+}
+
+/// ECB on blocks `start..end` in one pass of `M` registers side by side, the last one partly
+/// filled when the count is not a multiple of `L::BLOCKS` (a masked or narrower load and
+/// store): the tail after the whole groups of [`ecb`], with no loop and no one-block steps.
 ///
 /// # Safety
 ///
-/// AES-NI is enabled.
+/// The features `L` needs are enabled; `end <= io.len() / 16` and
+/// `(M - 1) * L::BLOCKS < end - start <= M * L::BLOCKS`.
 #[inline(always)]
-pub(crate) unsafe fn ecb_tail<const NR: usize, const DEC: bool>(
-    keys: &Keys,
+pub(crate) unsafe fn ecb_last<L: Lanes, const NR: usize, const DEC: bool, const M: usize>(
+    k: &Schedule,
     io: &mut InOut<'_>,
     start: usize,
+    end: usize,
 ) {
-    let rk = if DEC { &keys.dec } else { &keys.enc };
-    for i in start..io.len() / 16 {
-        let blk = io.read::<16>(16 * i);
-        let mut out = [0u8; 16];
-        // SAFETY: AES-NI per the contract; every pointer is to a 16-byte array.
-        unsafe {
-            let key = |r: usize| _mm_loadu_si128(rk[r].as_ptr().cast());
-            let mut x = _mm_xor_si128(_mm_loadu_si128(blk.as_ptr().cast()), key(0));
-            for r in 1..NR {
-                x = if DEC {
-                    _mm_aesdec_si128(x, key(r))
-                } else {
-                    _mm_aesenc_si128(x, key(r))
-                };
-            }
-            x = if DEC {
-                _mm_aesdeclast_si128(x, key(NR))
-            } else {
-                _mm_aesenclast_si128(x, key(NR))
-            };
-            _mm_storeu_si128(out.as_mut_ptr().cast(), x);
+    let src = io.src_ptr();
+    let dst = io.dst_ptr();
+    // SAFETY: register `j` covers blocks `start + j * BLOCKS ..` up to `end`, inside `io`.
+    unsafe {
+        let k0 = L::key(&k[0]);
+        let mut b: [L; M] = [k0; M];
+        for (j, x) in b.iter_mut().enumerate() {
+            let p = src.add((start + j * L::BLOCKS) * 16);
+            *x = L::load_part(p, blocks_in::<L, M>(j, start, end)).xor(k0);
         }
-        io.write::<16>(16 * i, &out);
+        rounds::<L, M, NR, DEC>(k, &mut b);
+        let kl = L::key(&k[NR]);
+        for (j, x) in b.iter().enumerate() {
+            let y = if DEC { x.declast(kl) } else { x.enclast(kl) };
+            let p = dst.add((start + j * L::BLOCKS) * 16);
+            y.store_part(p, blocks_in::<L, M>(j, start, end));
+        }
     }
 }
+
+/// Calls `$f::<$p.., M>($arg..)` with `M` the number of `$blocks`-block registers that
+/// hold `$n` blocks, one of the listed constants (nothing when `$n` is 0):
+/// `by_regs!(n, 4, [1, 2, 3], path::f, [P, Q], (a, b))`.
+macro_rules! by_regs {
+    (@go $v:expr, [$($m:literal),*], $f:tt, $ps:tt, $args:tt) => {
+        match $v {
+            $($m => by_regs!(@call $f, $ps, $m, $args),)*
+            _ => {}
+        }
+    };
+    (@call ($($f:ident)::+), [$($p:ident),*], $m:literal, ($($arg:expr),*)) => {
+        $($f)::+::<$($p,)* $m>($($arg),*)
+    };
+    ($n:expr, $blocks:expr, $ms:tt, $($f:ident)::+, $ps:tt, $args:tt) => {
+        by_regs!(@go ($n).div_ceil($blocks), $ms, ($($f)::+), $ps, $args)
+    };
+}
+pub(crate) use by_regs;
 
 /// Fewer blocks than this take the AES-NI short path ([`ecb_short`], [`ctr_short`],
 /// [`xts_short`]): no round-key array is set up, the keys are read from the schedule as
@@ -588,10 +584,10 @@ pub(crate) unsafe fn rounds_short<const NR: usize, const DEC: bool, const N: usi
     keys: &Keys,
     mut b: [__m128i; N],
 ) -> [__m128i; N] {
-    let rk = if DEC { &keys.dec } else { &keys.enc };
-    // SAFETY: AES-NI per the contract; every round key is 16 readable bytes.
+    let rk = keys.sched::<DEC>();
+    // SAFETY: AES-NI per the contract.
     unsafe {
-        let key = |r: usize| _mm_loadu_si128(rk[r].as_ptr().cast());
+        let key = |r: usize| rk[r].xmm();
         let k0 = key(0);
         for x in b.iter_mut() {
             *x = _mm_xor_si128(*x, k0);

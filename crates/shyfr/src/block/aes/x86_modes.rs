@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use super::x86::{Keys, Lanes};
+use super::x86::{blocks_in, mul_x_pow_128, rounds, Keys, Lanes, Schedule};
 use super::{Block, Serial};
 use crate::inout::InOut;
 
@@ -25,7 +25,7 @@ use crate::inout::InOut;
 /// does not wrap before block `end`.
 #[inline(always)]
 pub(super) unsafe fn ctr<L: Lanes, const W: usize, const NR: usize>(
-    k: &[L; 15],
+    k: &Schedule,
     io: &mut InOut<'_>,
     c: &L::Ctr,
     low: u32,
@@ -45,7 +45,8 @@ pub(super) unsafe fn ctr<L: Lanes, const W: usize, const NR: usize>(
         // SAFETY: blocks `i..i + step` lie below `end`, inside `io`; features per the
         // contract.
         unsafe {
-            let mut b: [L; W] = [k[0]; W];
+            let k0 = L::key(&k[0]);
+            let mut b: [L; W] = [k0; W];
             // When the counter's last byte does not overflow inside the group (all but one
             // group in 256 / step), the group's counters are the first one plus a constant
             // in that byte: one add per register instead of an add and a byte shuffle (or,
@@ -54,33 +55,68 @@ pub(super) unsafe fn ctr<L: Lanes, const W: usize, const NR: usize>(
             let lo = low.wrapping_add(i as u32) as usize;
             if (lo & 0xff) + step <= 256 {
                 for (j, x) in b.iter_mut().enumerate() {
-                    *x = first.add_low_byte((j * L::BLOCKS) as u32).xor(k[0]);
+                    *x = first.add_low_byte((j * L::BLOCKS) as u32).xor(k0);
                 }
             } else {
                 let base = L::ctr_at(c, i as u32);
                 for (j, x) in b.iter_mut().enumerate() {
-                    *x = L::ctr_blocks(&base, (j * L::BLOCKS) as u32).xor(k[0]);
+                    *x = L::ctr_blocks(&base, (j * L::BLOCKS) as u32).xor(k0);
                 }
             }
             // The next group's first counter, early: it does not wait for this group, so
             // the next group's rounds can start while this one finishes.
             first = L::ctr_blocks(&L::ctr_at(c, (i + step) as u32), 0);
-            for kr in &k[1..NR] {
-                for x in b.iter_mut() {
-                    *x = x.enc(*kr);
-                }
-            }
+            rounds::<L, W, NR, false>(k, &mut b);
             // `enclast(x, k) ^ m = enclast(x, k ^ m)`: the input is folded into the last
             // round key, off the AES chain (AES-GCM on zmm: 3 to 5 % faster on Zen 4).
+            let kl = L::key(&k[NR]);
             for (j, x) in b.iter().enumerate() {
                 let off = (i + j * L::BLOCKS) * 16;
-                x.enclast(k[NR].xor(L::load(src.add(off))))
-                    .store(dst.add(off));
+                x.enclast(kl.xor(L::load(src.add(off)))).store(dst.add(off));
             }
         }
         i += step;
     }
     i
+}
+
+/// CTR on blocks `start..end` in one pass of `M` registers side by side, the last one partly
+/// filled (see [`super::x86::ecb_last`]); `c` is the counter state of block 0 of `io`.
+///
+/// # Safety
+///
+/// The features `L` needs are enabled; `end <= io.len() / 16`,
+/// `(M - 1) * L::BLOCKS < end - start <= M * L::BLOCKS`, and the counter's last word does
+/// not wrap before block `end`.
+#[inline(always)]
+pub(super) unsafe fn ctr_last<L: Lanes, const NR: usize, const M: usize>(
+    k: &Schedule,
+    io: &mut InOut<'_>,
+    c: &L::Ctr,
+    start: usize,
+    end: usize,
+) {
+    let src = io.src_ptr();
+    let dst = io.dst_ptr();
+    // SAFETY: register `j` covers blocks `start + j * BLOCKS ..` up to `end`, inside `io`;
+    // features per the contract. (The unused lanes of the last register may hold a
+    // wrapped counter; they are never stored.)
+    unsafe {
+        let base = L::ctr_at(c, start as u32);
+        let k0 = L::key(&k[0]);
+        let mut b: [L; M] = [k0; M];
+        for (j, x) in b.iter_mut().enumerate() {
+            *x = L::ctr_blocks(&base, (j * L::BLOCKS) as u32).xor(k0);
+        }
+        rounds::<L, M, NR, false>(k, &mut b);
+        let kl = L::key(&k[NR]);
+        for (j, x) in b.iter().enumerate() {
+            let off = (start + j * L::BLOCKS) * 16;
+            let nb = blocks_in::<L, M>(j, start, end);
+            x.enclast(kl.xor(L::load_part(src.add(off), nb)))
+                .store_part(dst.add(off), nb);
+        }
+    }
 }
 
 /// CBC decryption (`DEC`) or CFB decryption (`!DEC`, with encryption keys) of blocks
@@ -92,7 +128,7 @@ pub(super) unsafe fn ctr<L: Lanes, const W: usize, const NR: usize>(
 /// As for [`ctr`].
 #[inline(always)]
 pub(super) unsafe fn chain_dec<L: Lanes, const W: usize, const NR: usize, const DEC: bool>(
-    k: &[L; 15],
+    k: &Schedule,
     io: &mut InOut<'_>,
     iv: &mut __m128i,
     start: usize,
@@ -108,29 +144,27 @@ pub(super) unsafe fn chain_dec<L: Lanes, const W: usize, const NR: usize, const 
         // the first store, so working in place is safe.
         unsafe {
             let at = |j: usize| src.add((i + j * L::BLOCKS) * 16);
+            let k0 = L::key(&k[0]);
             // prev[j]: the ciphertext block before each block of register j.
-            let mut prev: [L; W] = [k[0]; W];
+            let mut prev: [L; W] = [k0; W];
             prev[0] = L::load(at(0)).shift_in(*iv);
             for (j, p) in prev.iter_mut().enumerate().skip(1) {
                 *p = L::load(at(j).sub(16));
             }
             let next_iv = _mm_loadu_si128(at(W).sub(16).cast());
-            let mut b: [L; W] = [k[0]; W];
+            let mut b: [L; W] = [k0; W];
             for (j, x) in b.iter_mut().enumerate() {
                 // CBC: decrypt the ciphertext; CFB: encrypt the previous ciphertext.
-                *x = if DEC { L::load(at(j)) } else { prev[j] }.xor(k[0]);
+                *x = if DEC { L::load(at(j)) } else { prev[j] }.xor(k0);
             }
-            for kr in &k[1..NR] {
-                for x in b.iter_mut() {
-                    *x = if DEC { x.dec(*kr) } else { x.enc(*kr) };
-                }
-            }
-            let mut out: [L; W] = [k[0]; W];
+            rounds::<L, W, NR, DEC>(k, &mut b);
+            let kl = L::key(&k[NR]);
+            let mut out: [L; W] = [k0; W];
             for (j, (o, x)) in out.iter_mut().zip(&b).enumerate() {
                 *o = if DEC {
-                    x.declast(k[NR]).xor(prev[j])
+                    x.declast(kl).xor(prev[j])
                 } else {
-                    x.enclast(k[NR]).xor(L::load(at(j)))
+                    x.enclast(kl).xor(L::load(at(j)))
                 };
             }
             for (j, o) in out.iter().enumerate() {
@@ -141,6 +175,60 @@ pub(super) unsafe fn chain_dec<L: Lanes, const W: usize, const NR: usize, const 
         i += step;
     }
     i
+}
+
+/// CBC or CFB decryption of blocks `start..end` in one pass of `M` registers side by side,
+/// the last one partly filled; `iv` as for [`chain_dec`].
+///
+/// # Safety
+///
+/// As for [`ctr_last`] (there is no counter).
+#[inline(always)]
+pub(super) unsafe fn chain_last<L: Lanes, const NR: usize, const DEC: bool, const M: usize>(
+    k: &Schedule,
+    io: &mut InOut<'_>,
+    iv: &mut __m128i,
+    start: usize,
+    end: usize,
+) {
+    let src = io.src_ptr();
+    let dst = io.dst_ptr();
+    // SAFETY: blocks `start - 1..end` are read (block `start - 1` only through `iv`),
+    // `start..end` written, all inside `io`; every load comes before the first store.
+    unsafe {
+        let at = |j: usize| src.add((start + j * L::BLOCKS) * 16);
+        let nb = |j: usize| blocks_in::<L, M>(j, start, end);
+        let k0 = L::key(&k[0]);
+        let mut prev: [L; M] = [k0; M];
+        prev[0] = L::load_part(at(0), nb(0)).shift_in(*iv);
+        for (j, p) in prev.iter_mut().enumerate().skip(1) {
+            *p = L::load_part(at(j).sub(16), nb(j));
+        }
+        let next_iv = _mm_loadu_si128(src.add((end - 1) * 16).cast());
+        let mut b: [L; M] = [k0; M];
+        for (j, x) in b.iter_mut().enumerate() {
+            *x = if DEC {
+                L::load_part(at(j), nb(j))
+            } else {
+                prev[j]
+            }
+            .xor(k0);
+        }
+        rounds::<L, M, NR, DEC>(k, &mut b);
+        let kl = L::key(&k[NR]);
+        let mut out: [L; M] = [k0; M];
+        for (j, (o, x)) in out.iter_mut().zip(&b).enumerate() {
+            *o = if DEC {
+                x.declast(kl).xor(prev[j])
+            } else {
+                x.enclast(kl.xor(L::load_part(at(j), nb(j))))
+            };
+        }
+        for (j, o) in out.iter().enumerate() {
+            o.store_part(dst.add((start + j * L::BLOCKS) * 16), nb(j));
+        }
+        *iv = next_iv;
+    }
 }
 
 /// XTS on blocks `start..` in groups of `W` registers while whole groups remain below
@@ -158,7 +246,7 @@ pub(super) unsafe fn chain_dec<L: Lanes, const W: usize, const NR: usize, const 
 /// As for [`ctr`]; `W * L::BLOCKS <= 56`.
 #[inline(always)]
 pub(super) unsafe fn xts<L: Lanes, const W: usize, const NR: usize, const DEC: bool>(
-    k: &[L; 15],
+    k: &Schedule,
     io: &mut InOut<'_>,
     tweak: &mut Block,
     start: usize,
@@ -171,34 +259,31 @@ pub(super) unsafe fn xts<L: Lanes, const W: usize, const NR: usize, const DEC: b
     }
     let src = io.src_ptr();
     let dst = io.dst_ptr();
-    let mut t = u128::from_le_bytes(*tweak);
-    // SAFETY: features per the contract.
-    let mut tw: [L; W] = core::array::from_fn(|_| unsafe { L::from_tweaks(&mut t) });
+    // SAFETY: features per the contract; `W * L::BLOCKS <= 56`.
+    let mut tw: [L; W] = unsafe { first_tweaks::<L, W>(tweak) };
     let mut i = start;
     while i + step <= end {
         // SAFETY: blocks `i..i + step` lie below `end`, inside `io`; all loads of a group
         // precede its stores.
         unsafe {
-            let mut b: [L; W] = [k[0]; W];
+            let k0 = L::key(&k[0]);
+            let mut b: [L; W] = [k0; W];
             for (j, x) in b.iter_mut().enumerate() {
                 *x = L::load(src.add((i + j * L::BLOCKS) * 16))
                     .xor(tw[j])
-                    .xor(k[0]);
+                    .xor(k0);
             }
             // The next group's tweaks, before this group's rounds in program order: they
             // depend on nothing but this group's tweaks, so they are computed in the
             // shadow of the first rounds' latency and are ready when the next group starts.
             let mut next = tw;
             advance(&mut next);
-            for kr in &k[1..NR] {
-                for x in b.iter_mut() {
-                    *x = if DEC { x.dec(*kr) } else { x.enc(*kr) };
-                }
-            }
+            rounds::<L, W, NR, DEC>(k, &mut b);
+            let kl = L::key(&k[NR]);
             for (j, x) in b.iter().enumerate() {
                 // The tweak XOR folded into the last round key (that round ends with
                 // AddRoundKey): off the chain, 1-2% faster on Zen 3.
-                let kt = k[NR].xor(tw[j]);
+                let kt = kl.xor(tw[j]);
                 let y = if DEC { x.declast(kt) } else { x.enclast(kt) };
                 y.store(dst.add((i + j * L::BLOCKS) * 16));
             }
@@ -211,15 +296,78 @@ pub(super) unsafe fn xts<L: Lanes, const W: usize, const NR: usize, const DEC: b
     i
 }
 
+/// The tweaks of `W` registers from the tweak `tweak` of their first block: the first
+/// register's lanes one after another (`L::BLOCKS - 1` doublings), every other register
+/// that one times `x^(j * L::BLOCKS)`, all independent of each other (a chain of `W *
+/// L::BLOCKS` doublings took about 100 cycles for 32 blocks).
+///
+/// # Safety
+///
+/// The features `L` needs are enabled; `(W - 1) * L::BLOCKS <= 56`.
+#[inline(always)]
+unsafe fn first_tweaks<L: Lanes, const W: usize>(tweak: &Block) -> [L; W] {
+    let mut t = u128::from_le_bytes(*tweak);
+    // SAFETY: per the contract.
+    unsafe {
+        let t0 = L::from_tweaks(&mut t);
+        let mut tw = [t0; W];
+        for (j, x) in tw.iter_mut().enumerate().skip(1) {
+            *x = t0.mul_x_pow((j * L::BLOCKS) as u32);
+        }
+        tw
+    }
+}
+
+/// XTS on blocks `start..end` in one pass of `M` registers side by side, the last one partly
+/// filled; `tweak` is the tweak of block `start` and becomes that of block `end`.
+///
+/// # Safety
+///
+/// As for [`ctr_last`] (there is no counter); `end - start <= 56`.
+#[inline(always)]
+pub(super) unsafe fn xts_last<L: Lanes, const NR: usize, const DEC: bool, const M: usize>(
+    k: &Schedule,
+    io: &mut InOut<'_>,
+    tweak: &mut Block,
+    start: usize,
+    end: usize,
+) {
+    let src = io.src_ptr();
+    let dst = io.dst_ptr();
+    // SAFETY: register `j` covers blocks `start + j * BLOCKS ..` up to `end`, inside `io`;
+    // all loads precede the stores; features per the contract.
+    unsafe {
+        let tw: [L; M] = first_tweaks::<L, M>(tweak);
+        let t0 = _mm_loadu_si128(tweak.as_ptr().cast());
+        let next = mul_x_pow_128(t0, (end - start) as u32);
+        let k0 = L::key(&k[0]);
+        let mut b: [L; M] = [k0; M];
+        for (j, x) in b.iter_mut().enumerate() {
+            let p = src.add((start + j * L::BLOCKS) * 16);
+            *x = L::load_part(p, blocks_in::<L, M>(j, start, end))
+                .xor(tw[j])
+                .xor(k0);
+        }
+        rounds::<L, M, NR, DEC>(k, &mut b);
+        let kl = L::key(&k[NR]);
+        for (j, x) in b.iter().enumerate() {
+            let kt = kl.xor(tw[j]);
+            let y = if DEC { x.declast(kt) } else { x.enclast(kt) };
+            let p = dst.add((start + j * L::BLOCKS) * 16);
+            y.store_part(p, blocks_in::<L, M>(j, start, end));
+        }
+        _mm_storeu_si128(tweak.as_mut_ptr().cast(), next);
+    }
+}
+
 /// The round keys of one direction as one-block registers.
 ///
 /// # Safety
 ///
 /// SSE2 (always there).
 #[inline(always)]
-unsafe fn keys128<const NR: usize>(rk: &[Block; 15]) -> [__m128i; 15] {
-    // SAFETY: every round key is 16 readable bytes.
-    core::array::from_fn(|r| unsafe { _mm_loadu_si128(rk[r.min(NR)].as_ptr().cast()) })
+unsafe fn keys128<const NR: usize>(rk: &Schedule) -> [__m128i; 15] {
+    core::array::from_fn(|r| rk[r.min(NR)].xmm())
 }
 
 #[inline(always)]

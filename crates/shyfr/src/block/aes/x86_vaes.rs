@@ -8,8 +8,8 @@
 use core::arch::x86_64::*;
 
 use super::x86::{
-    by_rounds, ecb, ecb_tail, mul_x, mul_x_pow_any, mul_x_pow_body, mul_x_pow_bytes, round,
-    splat_keys, Keys, Lanes,
+    by_regs, by_rounds, ecb, ecb_last, mul_x, mul_x_pow_any, mul_x_pow_body, mul_x_pow_bytes,
+    round, Keys, Lanes, RoundKey,
 };
 use super::Block;
 use crate::cpu::x86::{Vaes256, Vpclmul256};
@@ -28,9 +28,31 @@ impl Lanes for __m256i {
         unsafe { _mm256_storeu_si256(p.cast(), self) }
     }
     #[inline(always)]
-    unsafe fn splat(k: &Block) -> Self {
-        // SAFETY: `k` is 16 readable bytes; AVX2 per the trait contract.
-        unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(k.as_ptr().cast())) }
+    unsafe fn key(k: &RoundKey) -> Self {
+        // SAFETY: 32 readable bytes aligned to 64; AVX per the trait contract.
+        unsafe { _mm256_load_si256(k.0.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
+        // SAFETY: the caller guarantees `blocks` readable blocks; AVX.
+        unsafe {
+            if blocks >= 2 {
+                Self::load(p)
+            } else {
+                _mm256_zextsi128_si256(_mm_loadu_si128(p.cast()))
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_part(self, p: *mut u8, blocks: usize) {
+        // SAFETY: the caller guarantees `blocks` writable blocks; AVX.
+        unsafe {
+            if blocks >= 2 {
+                self.store(p)
+            } else {
+                _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(self))
+            }
+        }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
@@ -150,16 +172,25 @@ unsafe fn reverse_mask() -> __m256i {
     }
 }
 
+/// ECB: groups of 24 blocks, then the rest (fewer than 24) in one pass of up to twelve
+/// registers, the last one half filled when the count is odd. The round keys come straight
+/// from the schedule.
 #[target_feature(enable = "aes,avx,avx2,vaes")]
 fn kernel<const NR: usize, const DEC: bool>(keys: &Keys, mut io: InOut<'_>) {
     let n = io.len() / 16;
-    // SAFETY: VAES and AVX2 are enabled here; every call stays below block `n`.
+    let k = keys.sched::<DEC>();
+    // SAFETY: VAES and AVX2 are enabled here; every call stays below block `n`, and
+    // `by_regs!` picks the register count that holds blocks `i..n`.
     unsafe {
-        let k = splat_keys::<__m256i, NR, DEC>(keys);
-        let i = ecb::<__m256i, 12, NR, DEC>(&k, &mut io, 0, n);
-        let i = ecb::<__m256i, 4, NR, DEC>(&k, &mut io, i, n);
-        let i = ecb::<__m256i, 1, NR, DEC>(&k, &mut io, i, n);
-        ecb_tail::<NR, DEC>(keys, &mut io, i);
+        let i = ecb::<__m256i, 12, NR, DEC>(k, &mut io, 0, n);
+        by_regs!(
+            n - i,
+            2,
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+            ecb_last,
+            [__m256i, NR, DEC],
+            (k, &mut io, i, n)
+        );
     }
 }
 
@@ -177,7 +208,6 @@ pub(super) fn decrypt(keys: &Keys, _t: Vaes256, io: InOut<'_>) {
 
 // ---- Fused mode kernels (the loops are in `x86_modes`) ----
 
-use super::x86::V128;
 use super::x86_modes as modes;
 
 /// Registers per CTR group.
@@ -195,36 +225,39 @@ const XTS_W: usize = 12;
 fn ctr_kernel<const NR: usize, const D: bool>(keys: &Keys, c: &Block, mut io: InOut<'_>) {
     let n = io.len() / 16;
     let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]);
+    let k = &keys.enc;
     // SAFETY: VAES and AVX2 are enabled here; every call stays below block `n`, and the
     // caller guarantees the counter's last word does not wrap.
     unsafe {
-        let k = splat_keys::<__m256i, NR, false>(keys);
         let cs = <__m256i as Lanes>::ctr_init(c);
-        let i = modes::ctr::<__m256i, CTR_W, NR>(&k, &mut io, &cs, low, 0, n);
-        let i = modes::ctr::<__m256i, 4, NR>(&k, &mut io, &cs, low, i, n);
-        let i = modes::ctr::<__m256i, 1, NR>(&k, &mut io, &cs, low, i, n);
-        if i < n {
-            let k1 = splat_keys::<V128, NR, false>(keys);
-            let c1 = V128::ctr_init(c);
-            modes::ctr::<V128, 1, NR>(&k1, &mut io, &c1, low, i, n);
-        }
+        let i = modes::ctr::<__m256i, CTR_W, NR>(k, &mut io, &cs, low, 0, n);
+        by_regs!(
+            n - i,
+            2,
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+            modes::ctr_last,
+            [__m256i, NR],
+            (k, &mut io, &cs, i, n)
+        );
     }
 }
 
 #[target_feature(enable = "aes,avx,avx2,vaes")]
 fn chain_kernel<const NR: usize, const DEC: bool>(keys: &Keys, iv: &mut Block, mut io: InOut<'_>) {
     let n = io.len() / 16;
+    let k = keys.sched::<DEC>();
     // SAFETY: VAES and AVX2 are enabled here; every call stays below block `n`.
     unsafe {
-        let k = splat_keys::<__m256i, NR, DEC>(keys);
         let mut v = _mm_loadu_si128(iv.as_ptr().cast());
-        let i = modes::chain_dec::<__m256i, 8, NR, DEC>(&k, &mut io, &mut v, 0, n);
-        let i = modes::chain_dec::<__m256i, 4, NR, DEC>(&k, &mut io, &mut v, i, n);
-        let i = modes::chain_dec::<__m256i, 1, NR, DEC>(&k, &mut io, &mut v, i, n);
-        if i < n {
-            let k1 = splat_keys::<V128, NR, DEC>(keys);
-            modes::chain_dec::<V128, 1, NR, DEC>(&k1, &mut io, &mut v, i, n);
-        }
+        let i = modes::chain_dec::<__m256i, 8, NR, DEC>(k, &mut io, &mut v, 0, n);
+        by_regs!(
+            n - i,
+            2,
+            [1, 2, 3, 4, 5, 6, 7, 8],
+            modes::chain_last,
+            [__m256i, NR, DEC],
+            (k, &mut io, &mut v, i, n)
+        );
         _mm_storeu_si128(iv.as_mut_ptr().cast(), v);
     }
 }
@@ -232,24 +265,20 @@ fn chain_kernel<const NR: usize, const DEC: bool>(keys: &Keys, iv: &mut Block, m
 #[target_feature(enable = "aes,avx,avx2,vaes")]
 fn xts_kernel<const NR: usize, const DEC: bool>(keys: &Keys, tweak: &mut Block, mut io: InOut<'_>) {
     let n = io.len() / 16;
+    let k = keys.sched::<DEC>();
     // SAFETY: VAES and AVX2 are enabled here; every call stays below block `n`.
     unsafe {
-        let k = splat_keys::<__m256i, NR, DEC>(keys);
-        let i = modes::xts::<__m256i, XTS_W, NR, DEC>(&k, &mut io, tweak, 0, n, |tw| {
+        let i = modes::xts::<__m256i, XTS_W, NR, DEC>(k, &mut io, tweak, 0, n, |tw| {
             modes::advance_mul(tw, 2 * XTS_W as u32)
         });
-        let i = modes::xts::<__m256i, 4, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
-            modes::advance_mul(tw, 8)
-        });
-        let i = modes::xts::<__m256i, 1, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
-            modes::advance_mul(tw, 2)
-        });
-        if i < n {
-            let k1 = splat_keys::<V128, NR, DEC>(keys);
-            modes::xts::<V128, 1, NR, DEC>(&k1, &mut io, tweak, i, n, |tw| {
-                modes::advance_mul(tw, 1)
-            });
-        }
+        by_regs!(
+            n - i,
+            2,
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+            modes::xts_last,
+            [__m256i, NR, DEC],
+            (k, &mut io, tweak, i, n)
+        );
     }
 }
 
@@ -260,26 +289,22 @@ fn xts_kernel_clmul<const NR: usize, const DEC: bool>(
     mut io: InOut<'_>,
 ) {
     let n = io.len() / 16;
+    let k = keys.sched::<DEC>();
     // SAFETY: VAES, AVX2 and VPCLMULQDQ are enabled here; every call stays below block `n`.
     unsafe {
-        let k = splat_keys::<__m256i, NR, DEC>(keys);
-        let i = modes::xts::<__m256i, XTS_W, NR, DEC>(&k, &mut io, tweak, 0, n, |tw| {
+        let i = modes::xts::<__m256i, XTS_W, NR, DEC>(k, &mut io, tweak, 0, n, |tw| {
             for t in tw.iter_mut() {
                 *t = mul_x_bytes_clmul::<{ 2 * XTS_W as i32 / 8 }>(*t);
             }
         });
-        let i = modes::xts::<__m256i, 4, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
-            modes::advance_mul(tw, 8)
-        });
-        let i = modes::xts::<__m256i, 1, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
-            modes::advance_mul(tw, 2)
-        });
-        if i < n {
-            let k1 = splat_keys::<V128, NR, DEC>(keys);
-            modes::xts::<V128, 1, NR, DEC>(&k1, &mut io, tweak, i, n, |tw| {
-                modes::advance_mul(tw, 1)
-            });
-        }
+        by_regs!(
+            n - i,
+            2,
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+            modes::xts_last,
+            [__m256i, NR, DEC],
+            (k, &mut io, tweak, i, n)
+        );
     }
 }
 

@@ -5,7 +5,9 @@
 
 use core::arch::x86_64::*;
 
-use super::x86::{by_rounds, ecb, ecb_tail, mul_x, mul_x_pow_body, round, splat_keys, Keys, Lanes};
+use super::x86::{
+    by_regs, by_rounds, ecb, ecb_last, mul_x, mul_x_pow_body, round, Keys, Lanes, RoundKey,
+};
 use super::Block;
 use crate::cpu::x86::Vaes512;
 use crate::inout::InOut;
@@ -23,9 +25,19 @@ impl Lanes for __m512i {
         unsafe { _mm512_storeu_si512(p.cast(), self) }
     }
     #[inline(always)]
-    unsafe fn splat(k: &Block) -> Self {
-        // SAFETY: `k` is 16 readable bytes; AVX-512F per the trait contract.
-        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(k.as_ptr().cast())) }
+    unsafe fn key(k: &RoundKey) -> Self {
+        // SAFETY: 64 readable bytes aligned to 64; AVX-512F per the trait contract.
+        unsafe { _mm512_load_si512(k.0.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
+        // SAFETY: the masked-off qwords are neither read nor fault; AVX-512F.
+        unsafe { _mm512_maskz_loadu_epi64(qword_mask(blocks), p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store_part(self, p: *mut u8, blocks: usize) {
+        // SAFETY: the masked-off qwords are not written; AVX-512F.
+        unsafe { _mm512_mask_storeu_epi64(p.cast(), qword_mask(blocks), self) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
@@ -143,6 +155,12 @@ impl Lanes for __m512i {
     }
 }
 
+/// The qwords of the first `blocks` blocks (`1..=4`) of a zmm register.
+#[inline(always)]
+fn qword_mask(blocks: usize) -> __mmask8 {
+    (0xffu32 >> (8 - 2 * blocks)) as __mmask8
+}
+
 /// `pshufb` mask reversing the bytes of a block.
 #[inline(always)]
 unsafe fn reverse_mask128() -> __m128i {
@@ -150,16 +168,24 @@ unsafe fn reverse_mask128() -> __m128i {
     unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
 }
 
+/// ECB: groups of 32 blocks, then the rest (fewer than 32) in one pass of up to eight
+/// registers, the last one masked. The round keys come straight from the schedule.
 #[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
 fn kernel<const NR: usize, const DEC: bool>(keys: &Keys, mut io: InOut<'_>) {
     let n = io.len() / 16;
-    // SAFETY: VAES and AVX-512F are enabled here; every call stays below block `n`.
+    let k = keys.sched::<DEC>();
+    // SAFETY: VAES and AVX-512F are enabled here; every call stays below block `n`, and
+    // `by_regs!` picks the register count that holds blocks `i..n`.
     unsafe {
-        let k = splat_keys::<__m512i, NR, DEC>(keys);
-        let i = ecb::<__m512i, 8, NR, DEC>(&k, &mut io, 0, n);
-        let i = ecb::<__m512i, 4, NR, DEC>(&k, &mut io, i, n);
-        let i = ecb::<__m512i, 1, NR, DEC>(&k, &mut io, i, n);
-        ecb_tail::<NR, DEC>(keys, &mut io, i);
+        let i = ecb::<__m512i, 8, NR, DEC>(k, &mut io, 0, n);
+        by_regs!(
+            n - i,
+            4,
+            [1, 2, 3, 4, 5, 6, 7, 8],
+            ecb_last,
+            [__m512i, NR, DEC],
+            (k, &mut io, i, n)
+        );
     }
 }
 
@@ -178,43 +204,45 @@ pub(super) fn decrypt(keys: &Keys, _t: Vaes512, io: InOut<'_>) {
 // ---- Fused mode kernels (the loops are in `x86_modes`, shared with the tested ymm
 // backend; this file only picks the register type and group sizes) ----
 
-use super::x86::V128;
 use super::x86_modes as modes;
 
 #[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
 fn ctr_kernel<const NR: usize, const D: bool>(keys: &Keys, c: &Block, mut io: InOut<'_>) {
     let n = io.len() / 16;
     let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]);
+    let k = &keys.enc;
     // SAFETY: VAES and AVX-512F are enabled here; every call stays below block `n`, and
     // the caller guarantees the counter's last word does not wrap.
     unsafe {
-        let k = splat_keys::<__m512i, NR, false>(keys);
         let cs = <__m512i as Lanes>::ctr_init(c);
-        let i = modes::ctr::<__m512i, 8, NR>(&k, &mut io, &cs, low, 0, n);
-        let i = modes::ctr::<__m512i, 4, NR>(&k, &mut io, &cs, low, i, n);
-        let i = modes::ctr::<__m512i, 1, NR>(&k, &mut io, &cs, low, i, n);
-        if i < n {
-            let k1 = splat_keys::<V128, NR, false>(keys);
-            let c1 = V128::ctr_init(c);
-            modes::ctr::<V128, 1, NR>(&k1, &mut io, &c1, low, i, n);
-        }
+        let i = modes::ctr::<__m512i, 8, NR>(k, &mut io, &cs, low, 0, n);
+        by_regs!(
+            n - i,
+            4,
+            [1, 2, 3, 4, 5, 6, 7, 8],
+            modes::ctr_last,
+            [__m512i, NR],
+            (k, &mut io, &cs, i, n)
+        );
     }
 }
 
 #[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
 fn chain_kernel<const NR: usize, const DEC: bool>(keys: &Keys, iv: &mut Block, mut io: InOut<'_>) {
     let n = io.len() / 16;
+    let k = keys.sched::<DEC>();
     // SAFETY: VAES and AVX-512F are enabled here; every call stays below block `n`.
     unsafe {
-        let k = splat_keys::<__m512i, NR, DEC>(keys);
         let mut v = _mm_loadu_si128(iv.as_ptr().cast());
-        let i = modes::chain_dec::<__m512i, 8, NR, DEC>(&k, &mut io, &mut v, 0, n);
-        let i = modes::chain_dec::<__m512i, 4, NR, DEC>(&k, &mut io, &mut v, i, n);
-        let i = modes::chain_dec::<__m512i, 1, NR, DEC>(&k, &mut io, &mut v, i, n);
-        if i < n {
-            let k1 = splat_keys::<V128, NR, DEC>(keys);
-            modes::chain_dec::<V128, 1, NR, DEC>(&k1, &mut io, &mut v, i, n);
-        }
+        let i = modes::chain_dec::<__m512i, 8, NR, DEC>(k, &mut io, &mut v, 0, n);
+        by_regs!(
+            n - i,
+            4,
+            [1, 2, 3, 4, 5, 6, 7, 8],
+            modes::chain_last,
+            [__m512i, NR, DEC],
+            (k, &mut io, &mut v, i, n)
+        );
         _mm_storeu_si128(iv.as_mut_ptr().cast(), v);
     }
 }
@@ -222,24 +250,20 @@ fn chain_kernel<const NR: usize, const DEC: bool>(keys: &Keys, iv: &mut Block, m
 #[target_feature(enable = "aes,avx,avx2,vaes,avx512f")]
 fn xts_kernel<const NR: usize, const DEC: bool>(keys: &Keys, tweak: &mut Block, mut io: InOut<'_>) {
     let n = io.len() / 16;
+    let k = keys.sched::<DEC>();
     // SAFETY: VAES and AVX-512F are enabled here; every call stays below block `n`.
     unsafe {
-        let k = splat_keys::<__m512i, NR, DEC>(keys);
-        let i = modes::xts::<__m512i, 8, NR, DEC>(&k, &mut io, tweak, 0, n, |tw| {
+        let i = modes::xts::<__m512i, 8, NR, DEC>(k, &mut io, tweak, 0, n, |tw| {
             modes::advance_mul(tw, 32)
         });
-        let i = modes::xts::<__m512i, 4, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
-            modes::advance_mul(tw, 16)
-        });
-        let i = modes::xts::<__m512i, 1, NR, DEC>(&k, &mut io, tweak, i, n, |tw| {
-            modes::advance_mul(tw, 4)
-        });
-        if i < n {
-            let k1 = splat_keys::<V128, NR, DEC>(keys);
-            modes::xts::<V128, 1, NR, DEC>(&k1, &mut io, tweak, i, n, |tw| {
-                modes::advance_mul(tw, 1)
-            });
-        }
+        by_regs!(
+            n - i,
+            4,
+            [1, 2, 3, 4, 5, 6, 7, 8],
+            modes::xts_last,
+            [__m512i, NR, DEC],
+            (k, &mut io, tweak, i, n)
+        );
     }
 }
 
