@@ -817,7 +817,11 @@ fn kupyna_and_its_kmac() {
                 m.update(b"message");
                 let tag = m.clone().finalize();
                 assert!(m.clone().verify(&tag).is_ok());
-                for bad in [&tag[..klen - 1], &[&tag[..], &[0u8][..]].concat()[..], &[][..]] {
+                for bad in [
+                    &tag[..klen - 1],
+                    &[&tag[..], &[0u8][..]].concat()[..],
+                    &[][..],
+                ] {
                     is_err_like(
                         m.clone().verify(bad),
                         Error::InvalidTagLength { got: 0 },
