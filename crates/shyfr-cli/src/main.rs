@@ -247,7 +247,6 @@ fn check(cli: &Cli) -> Result<(), CliError> {
         | Command::Keygen(_)
         | Command::Sign(_)
         | Command::Verify(_) => Ok(()),
-        Command::Encrypt(_) | Command::Decrypt(_) | Command::Keygen(_) => Ok(()),
         Command::Selftest(args) => selftest::check(args),
     }
 }
