@@ -7,7 +7,7 @@
 //!
 //! Passphrase-mode tests use the cheapest Argon2id setting (8 KiB, 1 pass, 1 lane), which
 //! `shyfr encrypt` accepts only with `SHYFR_TEST_CHEAP_KDF=1` in its environment. The
-//! > 4 GiB pipe test streams 4 GiB + 49,169 bytes through `shyfr encrypt | shyfr decrypt`.
+//! pipe test streams 4 GiB + 49,169 bytes through `shyfr encrypt | shyfr decrypt`.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
