@@ -12,6 +12,7 @@
 //! * `shyfr enc -aes-256-cbc -K HEX -iv HEX [-d] [-nopad] [-a] [-in F] [-out F]`: raw-key
 //!   AES and triple DES, byte-compatible with `openssl enc`, plus AES-GCM and AES-XTS, and
 //!   Kalyna (DSTU 7624:2014) and GOST 28147-89 (`shyfr enc -help`).
+//! * `shyfr selftest [--json]`: every algorithm's known answers on every backend.
 //!
 //! * `shyfr keygen rsa-3072 -o key.pem --pub pub.pem`, `shyfr sign -k key.pem [--pss] FILE`,
 //!   `shyfr verify -p pub.pem -s SIG FILE`: RSA keys and signatures, interoperable with
@@ -39,6 +40,7 @@ mod output;
 mod progress;
 mod report;
 mod rsa_cmd;
+mod selftest;
 mod speed;
 mod stdio;
 mod table;
@@ -79,6 +81,7 @@ pub struct Cli {
 /// The subcommands' names, for the context of messages.
 const COMMANDS: &[&str] = &[
     "cpu", "speed", "hash", "mac", "enc", "encrypt", "decrypt", "keygen", "sign", "verify",
+    "selftest",
 ];
 
 #[derive(Subcommand, Debug)]
@@ -105,6 +108,8 @@ enum Command {
     Sign(rsa_cmd::SignArgs),
     /// Verify an RSA signature of a file, like `openssl dgst -verify`.
     Verify(rsa_cmd::VerifyArgs),
+    /// Run every algorithm's known-answer tests on every backend this CPU can run.
+    Selftest(selftest::SelftestArgs),
 }
 
 /// The CPU override in effect, and where it came from.
@@ -242,6 +247,7 @@ fn check(cli: &Cli) -> Result<(), CliError> {
         | Command::Keygen(_)
         | Command::Sign(_)
         | Command::Verify(_) => Ok(()),
+        Command::Selftest(args) => selftest::check(args),
     }
 }
 
@@ -262,6 +268,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Keygen(args) => return encrypt::run_keygen(args),
         Command::Sign(args) => return rsa_cmd::run_sign(args),
         Command::Verify(args) => return rsa_cmd::run_verify(args),
+        Command::Selftest(args) => return selftest::run(args),
     };
     stdio::emit(&text)
 }

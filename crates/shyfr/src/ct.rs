@@ -11,7 +11,10 @@ pub fn barrier_u64(x: u64) -> u64 {
 #[inline(always)]
 pub fn mask_nonzero_u64(x: u64) -> u64 {
     let x = barrier_u64(x);
-    ((x | x.wrapping_neg()) >> 63).wrapping_neg()
+    // The mask passes through the barrier too: knowing it is 0 or all ones, the optimiser
+    // otherwise branches on it (it skipped the masked reads of non-matching entries in
+    // the bigint table look-up, a secret-indexed access that ct_valgrind reported).
+    barrier_u64(((x | x.wrapping_neg()) >> 63).wrapping_neg())
 }
 
 /// Compares two byte strings in time that depends only on their lengths.

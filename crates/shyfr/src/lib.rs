@@ -70,6 +70,8 @@ pub mod pad;
 pub mod rand;
 pub mod registry;
 #[cfg(feature = "alloc")]
+pub mod selftest;
+#[cfg(feature = "alloc")]
 pub mod sig;
 mod wipe;
 

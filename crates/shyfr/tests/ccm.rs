@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{aes_backends, testdata};
+use common::{aes_backends, passed, testdata};
 use proptest::prelude::*;
 use shyfr::aead::ccm::{AesCcm, Ccm, MAX_NONCE_LEN, MIN_NONCE_LEN, TAG_LEN};
 use shyfr::aes::{self, Aes};
@@ -99,11 +99,13 @@ fn ccm(key: &[u8], b: aes::Backend, tag_len: usize) -> AesCcm {
 }
 
 /// Encryption records (VADT, VNT, VPT, VTT): seal gives `CT` (ciphertext || tag), open
-/// gives the payload back, a flipped tag bit is rejected with the buffer zeroed.
-fn run_encrypt_file(name: &str) {
+/// gives the payload back, a flipped tag bit is rejected with the buffer zeroed. Exactly
+/// `count` records on each backend.
+fn run_encrypt_file(name: &str, count: usize) {
     let recs = read_ccmvs(name);
-    assert!(recs.len() >= 70, "{name}: only {} records", recs.len());
+    assert_eq!(recs.len(), count, "{name}: records");
     for b in aes_backends() {
+        let mut n = 0;
         for r in &recs {
             let what = format!("{name} line {} backend {}", r.line, b.name());
             let (alen, plen, tlen) = (r.num("Alen"), r.num("Plen"), r.num("Tlen"));
@@ -138,17 +140,20 @@ fn run_encrypt_file(name: &str) {
                 "{what}"
             );
             assert!(buf.iter().all(|&x| x == 0), "{what}: not zeroed");
+            n += 1;
         }
+        assert_eq!(n, count, "{name}: records run on {}", b.name());
+        passed(b);
     }
 }
 
 /// Decryption-verification records (DVPT): `Result = Pass` opens to `Payload`, `Fail` is
-/// rejected with the output zeroed.
-fn run_dvpt_file(name: &str) {
+/// rejected with the output zeroed. Each file has 240 records, 80 of them `Pass`.
+fn run_dvpt_file(name: &str, count: usize) {
     let recs = read_ccmvs(name);
-    assert!(recs.len() >= 240, "{name}: only {} records", recs.len());
-    let mut seen = BTreeMap::<bool, usize>::new();
+    assert_eq!(recs.len(), count, "{name}: records");
     for b in aes_backends() {
+        let mut seen = BTreeMap::<bool, usize>::new();
         for r in &recs {
             let what = format!("{name} line {} backend {}", r.line, b.name());
             let (alen, plen, tlen) = (r.num("Alen"), r.num("Plen"), r.num("Tlen"));
@@ -175,32 +180,38 @@ fn run_dvpt_file(name: &str) {
                 assert!(out.iter().all(|&x| x == 0), "{what}: output not zeroed");
             }
         }
+        assert_eq!(
+            (seen[&true], seen[&false]),
+            (count / 3, count - count / 3),
+            "{name}: pass, fail on {}",
+            b.name()
+        );
+        passed(b);
     }
-    assert!(seen[&true] > 0 && seen[&false] > 0, "{seen:?}");
 }
 
 macro_rules! ccmvs {
-    ($($test:ident => $f:ident($file:expr),)*) => {
-        $( #[test] fn $test() { $f($file); } )*
+    ($($test:ident => $f:ident($file:expr, $count:expr),)*) => {
+        $( #[test] fn $test() { $f($file, $count); } )*
     };
 }
 
 ccmvs! {
-    dvpt128 => run_dvpt_file("DVPT128.rsp"),
-    dvpt192 => run_dvpt_file("DVPT192.rsp"),
-    dvpt256 => run_dvpt_file("DVPT256.rsp"),
-    vadt128 => run_encrypt_file("VADT128.rsp"),
-    vadt192 => run_encrypt_file("VADT192.rsp"),
-    vadt256 => run_encrypt_file("VADT256.rsp"),
-    vnt128 => run_encrypt_file("VNT128.rsp"),
-    vnt192 => run_encrypt_file("VNT192.rsp"),
-    vnt256 => run_encrypt_file("VNT256.rsp"),
-    vpt128 => run_encrypt_file("VPT128.rsp"),
-    vpt192 => run_encrypt_file("VPT192.rsp"),
-    vpt256 => run_encrypt_file("VPT256.rsp"),
-    vtt128 => run_encrypt_file("VTT128.rsp"),
-    vtt192 => run_encrypt_file("VTT192.rsp"),
-    vtt256 => run_encrypt_file("VTT256.rsp"),
+    dvpt128 => run_dvpt_file("DVPT128.rsp", 240),
+    dvpt192 => run_dvpt_file("DVPT192.rsp", 240),
+    dvpt256 => run_dvpt_file("DVPT256.rsp", 240),
+    vadt128 => run_encrypt_file("VADT128.rsp", 330),
+    vadt192 => run_encrypt_file("VADT192.rsp", 330),
+    vadt256 => run_encrypt_file("VADT256.rsp", 330),
+    vnt128 => run_encrypt_file("VNT128.rsp", 70),
+    vnt192 => run_encrypt_file("VNT192.rsp", 70),
+    vnt256 => run_encrypt_file("VNT256.rsp", 70),
+    vpt128 => run_encrypt_file("VPT128.rsp", 250),
+    vpt192 => run_encrypt_file("VPT192.rsp", 250),
+    vpt256 => run_encrypt_file("VPT256.rsp", 250),
+    vtt128 => run_encrypt_file("VTT128.rsp", 70),
+    vtt192 => run_encrypt_file("VTT192.rsp", 70),
+    vtt256 => run_encrypt_file("VTT256.rsp", 70),
 }
 
 /// Long messages, every tag length and AAD around the 2-byte / 6-byte length encoding
@@ -244,8 +255,8 @@ fn wycheproof_aes_ccm() {
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let f = |t: &serde_json::Value, k: &str| h(t[k].as_str().unwrap());
-    let mut counts = BTreeMap::<&str, usize>::new();
     for b in aes_backends() {
+        let mut counts = BTreeMap::<&str, usize>::new();
         for g in doc["testGroups"].as_array().unwrap() {
             let tag_len = g["tagSize"].as_u64().unwrap() as usize / 8;
             let iv_len = g["ivSize"].as_u64().unwrap() as usize / 8;
@@ -320,8 +331,14 @@ fn wycheproof_aes_ccm() {
                 }
             }
         }
+        assert_eq!(
+            (counts["valid"], counts["invalid"]),
+            (405, 147),
+            "{}: {counts:?}",
+            b.name()
+        );
+        passed(b);
     }
-    assert!(counts["valid"] > 0 && counts["invalid"] > 0);
 }
 
 fn pattern(n: usize, seed: u8) -> Vec<u8> {

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{aes_backends, note_exercised, testdata};
+use common::{aes_backends, backends, note_exercised, passed, testdata};
 use proptest::prelude::*;
 use shyfr::aead::gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, Gcm, NONCE_LEN, TAG_LEN};
 use shyfr::aead::ghash::{self, Ghash};
@@ -18,18 +18,9 @@ fn h(s: &str) -> Vec<u8> {
     hex::decode(s).unwrap()
 }
 
-/// Every GHASH backend this CPU can run now, each noted as exercised.
+/// Every GHASH backend this CPU can run now (see `common::backends`).
 fn ghash_backends() -> Vec<ghash::Backend> {
-    let v: Vec<_> = ghash::Backend::ALL
-        .iter()
-        .copied()
-        .filter(|b| b.is_available())
-        .collect();
-    assert!(v.contains(&ghash::Backend::Soft));
-    for b in &v {
-        note_exercised("ghash", b.name());
-    }
-    v
+    backends()
 }
 
 /// Every (AES, GHASH) backend pair, each with the generic engine and, where the pair
@@ -37,18 +28,24 @@ fn ghash_backends() -> Vec<ghash::Backend> {
 fn pairs() -> Vec<(aes::Backend, ghash::Backend, bool)> {
     let g = ghash_backends();
     let mut v = Vec::new();
-    note_exercised("aes-gcm", "generic");
     for a in aes_backends() {
         for &gb in &g {
             v.push((a, gb, false));
             let engine = AesGcm::with_backends(&[0; 16], a, gb).unwrap().engine();
             if engine != "generic" {
-                note_exercised("aes-gcm", engine);
                 v.push((a, gb, true));
             }
         }
     }
     v
+}
+
+/// Notes the backends of pair `p` (and its AES-GCM engine) as exercised: called after the
+/// pair's vectors passed.
+fn pair_passed(p: (aes::Backend, ghash::Backend, bool)) {
+    passed(p.0);
+    passed(p.1);
+    note_exercised("aes-gcm", gcm(&[0; 16], p, 16).engine());
 }
 
 fn gcm(key: &[u8], p: (aes::Backend, ghash::Backend, bool), tag_len: usize) -> AesGcm {
@@ -122,10 +119,12 @@ fn read_gcmvs(name: &str) -> Vec<Rec> {
     out
 }
 
+/// Every record of a GCMVS encryption file (7875 each) under every backend pair.
 fn run_encrypt_file(name: &str) {
     let recs = read_gcmvs(name);
-    assert!(recs.len() > 7000, "{name}: only {} records", recs.len());
+    assert_eq!(recs.len(), 7875, "{name}: records");
     for p in pairs() {
+        let mut n = 0;
         for r in &recs {
             let what = format!("{name} line {} backends {p:?}", r.line);
             let (key, iv, pt, aad, ct, tag) = (
@@ -163,16 +162,25 @@ fn run_encrypt_file(name: &str) {
                 "{what}: bad tag"
             );
             assert!(buf.iter().all(|&b| b == 0), "{what}: not zeroed");
+            n += 1;
         }
+        assert_eq!(n, 7875, "{name}: records run on {p:?}");
+        pair_passed(p);
     }
 }
 
-fn run_decrypt_file(name: &str) {
+/// Every record of a GCMVS decryption file (7875, `fails` of them marked FAIL) under
+/// every backend pair.
+fn run_decrypt_file(name: &str, fails: usize) {
     let recs = read_gcmvs(name);
-    assert!(recs.len() > 7000, "{name}: only {} records", recs.len());
-    let fails = recs.iter().filter(|r| r.fail).count();
-    assert!(fails > 3000, "{name}: only {fails} FAIL records");
+    assert_eq!(recs.len(), 7875, "{name}: records");
+    assert_eq!(
+        recs.iter().filter(|r| r.fail).count(),
+        fails,
+        "{name}: FAIL records"
+    );
     for p in pairs() {
+        let (mut ok, mut rejected) = (0, 0);
         for r in &recs {
             let what = format!("{name} line {} backends {p:?}", r.line);
             let (key, iv, aad, ct, tag) = (
@@ -192,14 +200,18 @@ fn run_decrypt_file(name: &str) {
                 assert_eq!(res_to, Err(Error::AuthenticationFailed), "{what}");
                 assert!(buf.iter().all(|&b| b == 0), "{what}: not zeroed");
                 assert!(out.iter().all(|&b| b == 0), "{what}: output not zeroed");
+                rejected += 1;
             } else {
                 let pt = r.hex("PT");
                 assert_eq!(res, Ok(()), "{what}");
                 assert_eq!(res_to, Ok(()), "{what}");
                 assert_eq!(buf, pt, "{what}");
                 assert_eq!(out, pt, "{what}: open_to");
+                ok += 1;
             }
         }
+        assert_eq!((ok, rejected), (7875 - fails, fails), "{name} on {p:?}");
+        pair_passed(p);
     }
 }
 
@@ -217,15 +229,15 @@ fn gcmvs_encrypt_256() {
 }
 #[test]
 fn gcmvs_decrypt_128() {
-    run_decrypt_file("gcmDecrypt128.rsp");
+    run_decrypt_file("gcmDecrypt128.rsp", 4011);
 }
 #[test]
 fn gcmvs_decrypt_192() {
-    run_decrypt_file("gcmDecrypt192.rsp");
+    run_decrypt_file("gcmDecrypt192.rsp", 3978);
 }
 #[test]
 fn gcmvs_decrypt_256() {
-    run_decrypt_file("gcmDecrypt256.rsp");
+    run_decrypt_file("gcmDecrypt256.rsp", 3919);
 }
 
 /// The patterns of `testdata/aes-gcm/openssl-long.txt` (see its header).
@@ -287,8 +299,8 @@ fn field(t: &serde_json::Value, k: &str) -> Vec<u8> {
 #[test]
 fn wycheproof_aes_gcm() {
     let doc = wycheproof("aes_gcm_test.json");
-    let mut counts = BTreeMap::<String, usize>::new();
     for p in pairs() {
+        let mut counts = BTreeMap::<String, usize>::new();
         for g in doc["testGroups"].as_array().unwrap() {
             let tag_len = g["tagSize"].as_u64().unwrap() as usize / 8;
             for t in g["tests"].as_array().unwrap() {
@@ -336,15 +348,20 @@ fn wycheproof_aes_gcm() {
                 }
             }
         }
+        assert_eq!(
+            (counts["valid"], counts["invalid"]),
+            (229, 87),
+            "{p:?}: {counts:?}"
+        );
+        pair_passed(p);
     }
-    assert!(counts["valid"] > 0 && counts["invalid"] > 0, "{counts:?}");
 }
 
 #[test]
 fn wycheproof_aes_gmac() {
     let doc = wycheproof("aes_gmac_test.json");
-    let mut n = 0;
     for p in pairs() {
+        let mut n = [0usize; 2];
         for g in doc["testGroups"].as_array().unwrap() {
             let tag_len = g["tagSize"].as_u64().unwrap() as usize / 8;
             for t in g["tests"].as_array().unwrap() {
@@ -368,17 +385,20 @@ fn wycheproof_aes_gmac() {
                         e.update_aad(&msg[..cut]).unwrap();
                         e.update_aad(&msg[cut..]).unwrap();
                         assert_eq!(e.finalize().as_bytes(), &tag[..], "{what}: streamed");
+                        n[0] += 1;
                     }
                     "invalid" => {
-                        assert!(verified.is_err(), "{what}: accepted")
+                        // Every invalid GMAC vector is a modified tag.
+                        assert_eq!(verified, Err(Error::AuthenticationFailed), "{what}");
+                        n[1] += 1;
                     }
                     r => panic!("{what}: unexpected result {r}"),
                 }
-                n += 1;
             }
         }
+        assert_eq!(n, [90, 324], "{p:?}: valid, invalid");
+        pair_passed(p);
     }
-    assert!(n >= 414);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -796,7 +816,6 @@ fn fused_engines_equal_generic() {
         for gb in ghash_backends() {
             let e = AesGcm::with_backends(&[0; 16], a, gb).unwrap().engine();
             if e != "generic" {
-                note_exercised("aes-gcm", e);
                 fused.push((a, gb, e));
             }
         }

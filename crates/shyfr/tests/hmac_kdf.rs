@@ -1,19 +1,69 @@
 //! HMAC, HKDF and PBKDF2 over every hash: RFC 4231 and Wycheproof vectors (valid ones
-//! must pass, invalid ones must be rejected), streaming, and bad input.
+//! must pass, invalid ones must be rejected with the right error), streaming, and bad
+//! input. The Wycheproof files run under every backend of the hash: HMAC sets up its hash
+//! states with `H::new`, so each backend is chosen by cutting the CPU features down to
+//! the ones it needs (`common::with_features`).
 
 mod common;
 
-use common::{wy_hex, wycheproof_tests};
-use shyfr::hash::sha1::Sha1;
-use shyfr::hash::sha2::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
-use shyfr::hash::sha3::{Sha3_224, Sha3_256, Sha3_384, Sha3_512};
+use common::{backends, passed, with_features, wy_hex, wycheproof_tests, Family};
+use shyfr::hash::sha1::{self, Sha1};
+use shyfr::hash::sha2::{
+    Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512Backend, Sha512_224, Sha512_256,
+};
+use shyfr::hash::sha3::{self, Sha3_224, Sha3_256, Sha3_384, Sha3_512};
 use shyfr::hash::Hash;
 use shyfr::kdf::hkdf::Hkdf;
 use shyfr::kdf::pbkdf2::pbkdf2_hmac;
 use shyfr::mac::hmac::Hmac;
 use shyfr::Error;
 
-fn check_hmac_file<H: Hash>(file: &str) {
+/// A hash with its backend family.
+trait OnBackend: Hash {
+    type B: Family;
+    fn backend_of(&self) -> Self::B;
+}
+
+macro_rules! on_backend {
+    ($($h:ty => $b:ty),* $(,)?) => {$(
+        impl OnBackend for $h {
+            type B = $b;
+            fn backend_of(&self) -> $b {
+                self.backend()
+            }
+        }
+    )*};
+}
+
+on_backend! {
+    Sha1 => sha1::Backend,
+    Sha224 => Sha256Backend,
+    Sha256 => Sha256Backend,
+    Sha384 => Sha512Backend,
+    Sha512 => Sha512Backend,
+    Sha512_224 => Sha512Backend,
+    Sha512_256 => Sha512Backend,
+    Sha3_224 => sha3::Backend,
+    Sha3_256 => sha3::Backend,
+    Sha3_384 => sha3::Backend,
+    Sha3_512 => sha3::Backend,
+}
+
+/// Runs `check` under every backend of `H` this CPU offers (each noted as exercised once
+/// `check` passed on it).
+fn every_backend<H: OnBackend>(check: impl Fn()) {
+    for b in backends::<H::B>() {
+        with_features(b.needs(), || {
+            assert_eq!(H::new().backend_of(), b, "{} not selected", b.name());
+            check();
+        });
+        passed(b);
+    }
+}
+
+/// One Wycheproof HMAC file: exactly `valid` valid and `invalid` invalid tests; an invalid
+/// one (a modified or wrongly truncated tag) is rejected with `AuthenticationFailed`.
+fn check_hmac_file<H: Hash>(file: &str, valid_count: usize, invalid_count: usize) {
     let (mut valid, mut invalid) = (0, 0);
     for (g, t) in wycheproof_tests(file) {
         let tag_len = g["tagSize"].as_u64().unwrap() as usize / 8;
@@ -44,31 +94,44 @@ fn check_hmac_file<H: Hash>(file: &str) {
             }
             "invalid" => {
                 assert!(!computed_matches, "{file} tcId {id}: invalid tag computed");
-                assert!(verdict.is_err(), "{file} tcId {id}: verify accepted");
+                assert_eq!(
+                    verdict,
+                    Err(Error::AuthenticationFailed),
+                    "{file} tcId {id}"
+                );
                 invalid += 1;
             }
             r => panic!("{file} tcId {id}: unexpected result {r}"),
         }
     }
-    assert!(
-        valid > 0 && invalid > 0,
-        "{file}: {valid} valid, {invalid} invalid"
+    assert_eq!(
+        (valid, invalid),
+        (valid_count, invalid_count),
+        "{file}: valid, invalid"
     );
+}
+
+macro_rules! hmac_files {
+    ($($h:ty => $file:literal, $valid:literal, $invalid:literal;)*) => {
+        $( every_backend::<$h>(|| check_hmac_file::<$h>($file, $valid, $invalid)); )*
+    };
 }
 
 #[test]
 fn wycheproof_hmac() {
-    check_hmac_file::<Sha1>("hmac_sha1_test.json");
-    check_hmac_file::<Sha224>("hmac_sha224_test.json");
-    check_hmac_file::<Sha256>("hmac_sha256_test.json");
-    check_hmac_file::<Sha384>("hmac_sha384_test.json");
-    check_hmac_file::<Sha512>("hmac_sha512_test.json");
-    check_hmac_file::<Sha512_224>("hmac_sha512_224_test.json");
-    check_hmac_file::<Sha512_256>("hmac_sha512_256_test.json");
-    check_hmac_file::<Sha3_224>("hmac_sha3_224_test.json");
-    check_hmac_file::<Sha3_256>("hmac_sha3_256_test.json");
-    check_hmac_file::<Sha3_384>("hmac_sha3_384_test.json");
-    check_hmac_file::<Sha3_512>("hmac_sha3_512_test.json");
+    hmac_files! {
+        Sha1 => "hmac_sha1_test.json", 66, 104;
+        Sha224 => "hmac_sha224_test.json", 66, 106;
+        Sha256 => "hmac_sha256_test.json", 66, 108;
+        Sha384 => "hmac_sha384_test.json", 66, 108;
+        Sha512 => "hmac_sha512_test.json", 66, 108;
+        Sha512_224 => "hmac_sha512_224_test.json", 66, 107;
+        Sha512_256 => "hmac_sha512_256_test.json", 66, 109;
+        Sha3_224 => "hmac_sha3_224_test.json", 66, 106;
+        Sha3_256 => "hmac_sha3_256_test.json", 66, 108;
+        Sha3_384 => "hmac_sha3_384_test.json", 66, 108;
+        Sha3_512 => "hmac_sha3_512_test.json", 66, 108;
+    }
 }
 
 /// RFC 4231, test cases 1, 2 and 6 (key longer than the block), HMAC-SHA-256 and -512.
@@ -106,8 +169,10 @@ fn rfc4231() {
     }
 }
 
-fn check_hkdf_file<H: Hash>(file: &str) {
-    let mut invalid = 0;
+/// One Wycheproof HKDF file: `valid` outputs derived exactly, 3 sizes over 255 hash
+/// lengths refused with `TooLong`.
+fn check_hkdf_file<H: Hash>(file: &str, valid_count: usize) {
+    let (mut valid, mut invalid) = (0, 0);
     for (_g, t) in wycheproof_tests(file) {
         let id = t["tcId"].as_u64().unwrap();
         let size = t["size"].as_u64().unwrap() as usize;
@@ -122,6 +187,7 @@ fn check_hkdf_file<H: Hash>(file: &str) {
             "valid" => {
                 assert_eq!(r, Ok(()), "{file} tcId {id}");
                 assert_eq!(okm, wy_hex(&t, "okm"), "{file} tcId {id}");
+                valid += 1;
             }
             _ => {
                 assert!(
@@ -132,19 +198,22 @@ fn check_hkdf_file<H: Hash>(file: &str) {
             }
         }
     }
-    assert!(invalid > 0, "{file}: no invalid vector exercised");
+    assert_eq!((valid, invalid), (valid_count, 3), "{file}: valid, invalid");
 }
 
 #[test]
 fn wycheproof_hkdf() {
-    check_hkdf_file::<Sha1>("hkdf_sha1_test.json");
-    check_hkdf_file::<Sha256>("hkdf_sha256_test.json");
-    check_hkdf_file::<Sha384>("hkdf_sha384_test.json");
-    check_hkdf_file::<Sha512>("hkdf_sha512_test.json");
+    every_backend::<Sha1>(|| check_hkdf_file::<Sha1>("hkdf_sha1_test.json", 84));
+    every_backend::<Sha256>(|| check_hkdf_file::<Sha256>("hkdf_sha256_test.json", 83));
+    every_backend::<Sha384>(|| check_hkdf_file::<Sha384>("hkdf_sha384_test.json", 80));
+    every_backend::<Sha512>(|| check_hkdf_file::<Sha512>("hkdf_sha512_test.json", 80));
 }
 
-fn check_pbkdf2_file<H: Hash>(file: &str) {
-    for (_g, t) in wycheproof_tests(file) {
+/// One Wycheproof PBKDF2 file: exactly `count` tests, all valid.
+fn check_pbkdf2_file<H: Hash>(file: &str, count: usize) {
+    let tests = wycheproof_tests(file);
+    assert_eq!(tests.len(), count, "{file}");
+    for (_g, t) in tests {
         let id = t["tcId"].as_u64().unwrap();
         let iterations = t["iterationCount"].as_u64().unwrap() as u32;
         let mut dk = vec![0u8; t["dkLen"].as_u64().unwrap() as usize];
@@ -162,11 +231,11 @@ fn check_pbkdf2_file<H: Hash>(file: &str) {
 
 #[test]
 fn wycheproof_pbkdf2() {
-    check_pbkdf2_file::<Sha1>("pbkdf2_hmacsha1_test.json");
-    check_pbkdf2_file::<Sha224>("pbkdf2_hmacsha224_test.json");
-    check_pbkdf2_file::<Sha256>("pbkdf2_hmacsha256_test.json");
-    check_pbkdf2_file::<Sha384>("pbkdf2_hmacsha384_test.json");
-    check_pbkdf2_file::<Sha512>("pbkdf2_hmacsha512_test.json");
+    every_backend::<Sha1>(|| check_pbkdf2_file::<Sha1>("pbkdf2_hmacsha1_test.json", 64));
+    every_backend::<Sha224>(|| check_pbkdf2_file::<Sha224>("pbkdf2_hmacsha224_test.json", 58));
+    every_backend::<Sha256>(|| check_pbkdf2_file::<Sha256>("pbkdf2_hmacsha256_test.json", 60));
+    every_backend::<Sha384>(|| check_pbkdf2_file::<Sha384>("pbkdf2_hmacsha384_test.json", 58));
+    every_backend::<Sha512>(|| check_pbkdf2_file::<Sha512>("pbkdf2_hmacsha512_test.json", 58));
 }
 
 #[test]

@@ -61,11 +61,8 @@ fn all_modes<C: BlockModes + Sync>(c: &C, iv: &[u8], data: &[u8]) -> Vec<Vec<u8>
         v.truncate(whole.len());
         Ecb::new(c).encrypt(v).unwrap()
     });
-    run(&|v| {
-        *v = Cmac::mac(c, data)
-            .map(|t| t.as_bytes().to_vec())
-            .unwrap_or_default()
-    });
+    // An error must fail the test, not compare equal to another error as an empty tag.
+    run(&|v| *v = Cmac::mac(c, data).unwrap().as_bytes().to_vec());
     out
 }
 

@@ -346,15 +346,17 @@ static ENABLED: AtomicU64 = AtomicU64::new(0);
 static OVERRIDE_STATE: AtomicU64 = AtomicU64::new(0);
 
 fn detect_raw() -> Features {
-    #[cfg(target_arch = "x86_64")]
+    // Miri cannot execute CPUID (inline assembly) nor the kernels: under it the CPU has
+    // no optional feature, so every path is the portable one.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         x86::detect()
     }
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
     {
         aarch64::detect()
     }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    #[cfg(any(miri, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
     {
         Features::NONE
     }

@@ -84,18 +84,125 @@ pub fn note_exercised(algorithm: &str, backend: &str) {
     }
 }
 
-/// Every AES backend this CPU can run now, each noted as exercised.
-pub fn aes_backends() -> Vec<shyfr::aes::Backend> {
-    let v: Vec<_> = shyfr::aes::Backend::ALL
-        .iter()
-        .copied()
-        .filter(|b| b.is_available())
-        .collect();
-    assert!(v.contains(&shyfr::aes::Backend::Soft));
-    for b in &v {
-        note_exercised("aes", b.name());
+/// A family's backend enum, as the tests use it: every family's `Backend` (declared with
+/// the library's `backends!`) has these, under the registry's family name.
+pub trait Family: Copy + PartialEq + std::fmt::Debug + 'static {
+    /// The family's name in the registry (`shyfr cpu`), e.g. `"aes"`.
+    const FAMILY: &'static str;
+    /// The portable backend, always available.
+    const SOFT: Self;
+    /// Every backend compiled in, fastest first.
+    fn all() -> &'static [Self];
+    /// The backend's registry name.
+    fn name(self) -> &'static str;
+    /// The CPU features the backend needs.
+    fn needs(self) -> &'static [shyfr::cpu::Feature];
+    /// Whether the CPU (after `SHYFR_CPU`) has the backend's features.
+    fn cpu_allows(self) -> bool;
+    /// Whether the backend can be used (features present and self-test passed).
+    fn is_available(self) -> bool;
+}
+
+macro_rules! family {
+    ($($t:ty => $fam:literal),* $(,)?) => {$(
+        impl Family for $t {
+            const FAMILY: &'static str = $fam;
+            const SOFT: Self = <$t>::Soft;
+            fn all() -> &'static [Self] {
+                <$t>::ALL
+            }
+            fn name(self) -> &'static str {
+                <$t>::name(self)
+            }
+            fn needs(self) -> &'static [shyfr::cpu::Feature] {
+                <$t>::needs(self)
+            }
+            fn cpu_allows(self) -> bool {
+                <$t>::cpu_allows(self)
+            }
+            fn is_available(self) -> bool {
+                <$t>::is_available(self)
+            }
+        }
+    )*};
+}
+
+family! {
+    shyfr::aes::Backend => "aes",
+    shyfr::aead::ghash::Backend => "ghash",
+    shyfr::hash::sha1::Backend => "sha1",
+    shyfr::hash::sha2::Sha256Backend => "sha256",
+    shyfr::hash::sha2::Sha512Backend => "sha512",
+    shyfr::hash::sha3::Backend => "keccak",
+    shyfr::gost28147::Backend => "gost28147",
+    shyfr::des::Backend => "des",
+    shyfr::kalyna::Backend => "kalyna",
+}
+
+/// Every backend of `B` this CPU can run now, fastest first, with `soft` among them.
+///
+/// A backend whose CPU features are present (after `SHYFR_CPU`) but that is not available
+/// has failed its one-time self-test: that is a test failure here, never a backend quietly
+/// left out of the list. Nothing is noted as exercised: call [`passed`] once a backend's
+/// vectors have passed on it.
+pub fn backends<B: Family>() -> Vec<B> {
+    let mut v = Vec::new();
+    for &b in B::all() {
+        let (cpu, available) = (b.cpu_allows(), b.is_available());
+        assert_eq!(
+            available,
+            cpu,
+            "{} backend {}: the CPU allows it: {cpu}, available: {available} \
+             (a backend the CPU supports failed its self-test)",
+            B::FAMILY,
+            b.name()
+        );
+        if available {
+            v.push(b);
+        }
     }
+    assert!(v.contains(&B::SOFT), "{}: soft is not listed", B::FAMILY);
     v
+}
+
+/// Notes `b` as exercised (see [`note_exercised`]); call it after `b`'s vectors passed.
+pub fn passed<B: Family>(b: B) {
+    note_exercised(B::FAMILY, b.name());
+}
+
+/// Serializes [`with_features`]: the override it sets is process-wide.
+static OVERRIDE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs `f` with only the CPU features `needs` enabled (through
+/// `shyfr::cpu::set_override`), so that keys and hash states set up inside `f` choose the
+/// backend that needs exactly those (for code that has no explicit-backend constructor,
+/// such as HMAC over a hash); then enables again what was enabled before, also if `f`
+/// panics. Calls are serialized; other tests of the same binary running meanwhile may get
+/// a different (equally correct) backend for their own keys.
+pub fn with_features<R>(needs: &[shyfr::cpu::Feature], f: impl FnOnce() -> R) -> R {
+    struct Restore(String);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            shyfr::cpu::set_override(&self.0).expect("restore the override");
+        }
+    }
+    let _lock = OVERRIDE.lock().unwrap_or_else(|e| e.into_inner());
+    let before = shyfr::cpu::enabled();
+    let spec = |fs: &mut dyn Iterator<Item = shyfr::cpu::Feature>| {
+        std::iter::once("portable".to_string())
+            .chain(fs.map(|f| format!("+{}", f.name())))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let _restore = Restore(spec(&mut before.iter()));
+    let now = shyfr::cpu::set_override(&spec(&mut needs.iter().copied())).expect("spec");
+    assert!(now.has_all(needs), "features {needs:?} not all enabled");
+    f()
+}
+
+/// Every AES backend this CPU can run now (see [`backends`]; not noted as exercised).
+pub fn aes_backends() -> Vec<shyfr::aes::Backend> {
+    backends()
 }
 
 /// A Wycheproof test file from `testdata/wycheproof/`, parsed.

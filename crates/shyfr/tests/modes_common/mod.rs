@@ -193,5 +193,18 @@ pub fn wycheproof(name: &str) -> serde_json::Value {
         .join("../../testdata/wycheproof")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-    serde_json::from_str(&text).unwrap()
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The file's own count of its tests, against the tests it holds.
+    let held: usize = v["testGroups"]
+        .as_array()
+        .expect("testGroups")
+        .iter()
+        .map(|g| g["tests"].as_array().expect("tests").len())
+        .sum();
+    assert_eq!(
+        held as u64,
+        v["numberOfTests"].as_u64().expect("numberOfTests"),
+        "{name}: test count"
+    );
+    v
 }
