@@ -28,6 +28,7 @@
 //! `leaky` it runs a deliberately leaky look-up instead, which memcheck must report.
 
 use shyfr::aead::ccm::AesCcm;
+use shyfr::aead::chunked::{Cobblestone, Suite};
 use shyfr::aead::dstu7624::gcm::Gcm as DstuGcm;
 use shyfr::aead::gcm::AesGcm;
 use shyfr::aead::ghash;
@@ -503,6 +504,26 @@ fn kupyna_checks(log: &mut Log) {
     }
 }
 
+/// File encryption's chunked AEAD (`shyfr encrypt`): key derivation (HKDF-SHA-512), the
+/// commitment and three chunks of every suite, with the input key and the plaintext secret.
+fn chunked_checks(log: &mut Log) {
+    for &suite in Suite::ALL {
+        with_secrets(suite.key_len(), 40_000, 9, |key, data| {
+            let c = Cobblestone::new(suite, key).expect("key");
+            let mut sealed = c.seal_with_salt(&[7u8; 24], b"header", data).expect("seal");
+            public(&sealed);
+            let engine = c
+                .seal_header(&[7u8; 24], b"header")
+                .expect("header")
+                .1
+                .engine();
+            log.checked(&format!("chunked seal ({})", suite.aead_name()), engine);
+            data.clear();
+            data.append(&mut sealed);
+        });
+    }
+}
+
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
@@ -618,6 +639,7 @@ fn main() {
     des_checks(&mut log);
     kupyna_checks(&mut log);
     bigint_rsa_checks(&mut log);
+    chunked_checks(&mut log);
     let entries: std::collections::BTreeSet<_> = log.0.iter().map(|(e, _)| e.as_str()).collect();
     println!(
         "{} (entry point group, backend) pairs checked, {} entry point groups",
