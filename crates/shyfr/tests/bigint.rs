@@ -245,3 +245,49 @@ fn large_moduli() {
         }
     }
 }
+
+/// Carry stress at every width of 1 to 256 limbs: moduli `2^(64 L) - 1` (all ones),
+/// `2^(64 L - 1) + 1` and all ones but the lowest limb `1` (`2^64 - 3` for one limb), with operands `n - 1`,
+/// `2^(64 L) - 1` and integers of twice the width of all ones (reduced through the
+/// Montgomery kernel with operands of all ones), checked against `num-bigint`.
+#[test]
+fn carry_stress_every_width() {
+    let mut cases = 0;
+    for b in backends() {
+        for l in 1..=256usize {
+            let bits = 64 * l;
+            let ones = (BigUint::one() << bits) - 1u32;
+            // all ones but the lowest limb 1 (for one limb, 2^64 - 3)
+            let low_one = if l > 1 {
+                &ones - (BigUint::from(u64::MAX) - 1u32)
+            } else {
+                &ones - 2u32
+            };
+            let moduli = [ones.clone(), (BigUint::one() << (bits - 1)) + 1u32, low_one];
+            for n in &moduli {
+                let m = Modulus::with_backend(&from_big(n, l), b).unwrap();
+                let nm1 = n - 1u32;
+                let x = from_big(&nm1, l);
+                let y = from_big(&ones, l);
+                let wide = (BigUint::one() << (2 * bits)) - 1u32;
+                assert_eq!(to_big(&m.mul(&x, &x)), (&nm1 * &nm1) % n, "{l} {b:?}");
+                assert_eq!(to_big(&m.mul(&y, &x)), (&ones * &nm1) % n, "{l} {b:?}");
+                assert_eq!(to_big(&m.mul(&y, &y)), (&ones * &ones) % n, "{l} {b:?}");
+                assert_eq!(to_big(&m.reduce(&from_big(&wide, 2 * l))), &wide % n);
+                let e = BigUint::from(0x1fu32);
+                assert_eq!(
+                    to_big(&m.pow(&x, &from_big(&e, 1))),
+                    nm1.modpow(&e, n),
+                    "pow {l} {b:?}"
+                );
+                assert_eq!(
+                    to_big(&m.pow(&y, &from_big(&e, 1))),
+                    ones.modpow(&e, n),
+                    "pow {l} {b:?}"
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, backends().len() * 256 * 3);
+}

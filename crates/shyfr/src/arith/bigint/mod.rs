@@ -14,7 +14,7 @@
 //! | backend     | needs                       | what it does |
 //! |-------------|-----------------------------|--------------|
 //! | `x86_ifma`  | AVX-512F/VL + IFMA, BMI2, ADX | exponentiation in 52-bit digits, four digits a 256-bit register, both CRT halves interleaved (moduli of 1024 bits and more); otherwise as `x86_adx` |
-//! | `x86_adx`   | BMI2 + ADX                  | Montgomery multiplication with MULX and two carry chains (ADCX/ADOX) |
+//! | `x86_adx`   | BMI2 + ADX                  | Montgomery multiplication with MULX and two carry chains (ADCX/ADOX), operand and modulus rows fused four limbs at a time; a dedicated squaring from 20 limbs |
 //! | `aarch64`   | aarch64 (baseline)          | Montgomery multiplication on `mul`/`umulh` pairs, the modulus product folded into the operand pass (two carry chains) |
 //! | `soft`      | nothing                     | portable CIOS Montgomery multiplication on `u128` products |
 //!

@@ -169,6 +169,17 @@ impl Modulus {
         }
     }
 
+    /// `r = a^2 R^{-1} mod n` for `a < n`: the value of `mont_mul(r, a, a)`; `x86_adx` has a
+    /// dedicated squaring, the other backends multiply.
+    #[inline]
+    fn mont_sqr(&self, r: &mut [u64], a: &[u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Kernel::Adx(t) = self.kernel {
+            return x86_adx::mont_sqr(r, a, &self.n.limbs, self.n0, t);
+        }
+        self.mont_mul(r, a, a)
+    }
+
     fn mont_mul_new(&self, a: &[u64], b: &[u64]) -> BoxedUint {
         let mut r = BoxedUint::zero(self.nlimbs());
         self.mont_mul(&mut r.limbs, a, b);
@@ -297,7 +308,7 @@ impl Modulus {
                 continue;
             }
             for _ in 0..w {
-                self.mont_mul(&mut tmp.limbs, &acc.limbs, &acc.limbs);
+                self.mont_sqr(&mut tmp.limbs, &acc.limbs);
                 core::mem::swap(&mut acc, &mut tmp);
             }
             self.mont_mul(&mut tmp.limbs, &acc.limbs, &entry.limbs);
@@ -345,7 +356,7 @@ impl Modulus {
         let mut acc = bm.clone();
         let mut tmp = BoxedUint::zero(self.nlimbs());
         for i in (0..ebits - 1).rev() {
-            self.mont_mul(&mut tmp.limbs, &acc.limbs, &acc.limbs);
+            self.mont_sqr(&mut tmp.limbs, &acc.limbs);
             core::mem::swap(&mut acc, &mut tmp);
             if exp.bit(i) == 1 {
                 self.mont_mul(&mut tmp.limbs, &acc.limbs, &bm.limbs);
