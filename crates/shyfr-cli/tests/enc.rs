@@ -3,49 +3,14 @@
 //!
 //! Tests that need the `openssl` command fail when it is not installed.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_shyfr");
+mod common;
+use common::{h, run_with, shyfr, unhex, Rng, BIN};
 
 /// The lengths every mode is tried with.
 const LENGTHS: [usize; 10] = [0, 1, 15, 16, 17, 31, 32, 33, 1000, 65537];
-
-struct Out {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-/// Runs `prog args` with `input` on standard input.
-fn run_with(prog: &str, args: &[&str], input: &[u8]) -> Out {
-    let mut child = Command::new(prog)
-        .args(args)
-        .env_remove("SHYFR_CPU")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {prog}: {e}"));
-    let mut stdin = child.stdin.take().expect("stdin");
-    let data = input.to_vec();
-    // Written from a thread so a large input cannot deadlock against a full stdout pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer");
-    Out {
-        code: out.status.code().expect("exited normally"),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn shyfr(args: &[&str], input: &[u8]) -> Out {
-    run_with(BIN, args, input)
-}
 
 /// The comparisons with `openssl enc` need the `openssl` command (Debian package
 /// `openssl`; `libssl-dev` does not bring it): without it they fail, so that a test that
@@ -62,29 +27,6 @@ fn require_openssl() {
         ok,
         "no working `openssl` command: install it (apt-get install openssl) to compare with it"
     );
-}
-
-/// A cheap deterministic PRNG (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| (self.next() >> 56) as u8).collect()
-    }
-}
-
-fn h(b: &[u8]) -> String {
-    hex::encode(b)
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    hex::decode(s).expect("hex")
 }
 
 /// Compares `shyfr enc` with `openssl enc` for one mode at every key size and length.

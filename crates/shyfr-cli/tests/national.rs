@@ -11,63 +11,13 @@
 //! checked against the library itself, so the command's streaming (chunks, carried
 //! segments and padding blocks) is checked too, not only its round trips.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_shyfr");
-
-struct Out {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-/// Runs `prog args` with `input` on standard input.
-fn run_with(prog: &str, args: &[&str], input: &[u8]) -> Out {
-    let mut child = Command::new(prog)
-        .args(args)
-        .env_remove("SHYFR_CPU")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {prog}: {e}"));
-    let mut stdin = child.stdin.take().expect("stdin");
-    let data = input.to_vec();
-    // Written from a thread so a large input cannot deadlock against a full stdout pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer");
-    Out {
-        code: out.status.code().expect("exited normally"),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn shyfr(args: &[&str], input: &[u8]) -> Out {
-    run_with(BIN, args, input)
-}
-
-/// `shyfr --cpu SPEC args...` (no override for `None`).
-fn shyfr_on(spec: Option<&str>, args: &[&str], input: &[u8]) -> Out {
-    match spec {
-        Some(s) => shyfr(&[&["--cpu", s], args].concat(), input),
-        None => shyfr(args, input),
-    }
-}
-
-/// Succeeds and returns standard output.
-fn ok(spec: Option<&str>, args: &[&str], input: &[u8]) -> Vec<u8> {
-    let r = shyfr_on(spec, args, input);
-    assert_eq!(r.code, 0, "{spec:?} {args:?}: {}", r.stderr);
-    r.stdout
-}
+mod common;
+use common::{backend_specs, cpu_json, h, ok, run_with, shyfr, unhex, Rng, BIN};
 
 /// Fails with `code`, one error line in the command's style that mentions `needle`, and
 /// nothing on standard output.
@@ -82,14 +32,6 @@ fn fails(args: &[&str], input: &[u8], code: i32, needle: &str) {
         "{args:?}: {:?} lacks {needle:?}",
         r.stderr
     );
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    hex::decode(s).expect("hex")
-}
-
-fn h(b: &[u8]) -> String {
-    hex::encode(b)
 }
 
 fn testdata_path(rel: &str) -> PathBuf {
@@ -113,62 +55,6 @@ fn s<'a>(v: &'a Value, k: &str) -> &'a str {
 
 fn n(v: &Value, k: &str) -> usize {
     v[k].as_u64().unwrap_or_else(|| panic!("no {k} in {v}")) as usize
-}
-
-/// A cheap deterministic PRNG (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| (self.next() >> 56) as u8).collect()
-    }
-}
-
-fn cpu_json(spec: Option<&str>) -> Value {
-    let out = ok(spec, &["cpu", "--json"], b"");
-    serde_json::from_slice(&out).expect("cpu --json")
-}
-
-/// For every backend of `family` available here: (backend, a `--cpu` spec under which the
-/// library selects it), checked with `shyfr --cpu SPEC cpu --json`.
-fn backend_specs(family: &str) -> Vec<(String, String)> {
-    let all = cpu_json(None);
-    let mut out = Vec::new();
-    for b in all["backends"].as_array().unwrap() {
-        if b["algorithm"] != family || b["available"] != true {
-            continue;
-        }
-        let needs: Vec<&str> = b["needs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f.as_str().unwrap())
-            .collect();
-        let spec = if needs.is_empty() {
-            "portable".to_string()
-        } else {
-            format!("portable,+{}", needs.join(",+"))
-        };
-        let name = b["backend"].as_str().unwrap().to_string();
-        let chosen = cpu_json(Some(&spec));
-        let selected: Vec<&str> = chosen["backends"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|r| r["algorithm"] == family && r["selected"] == true)
-            .map(|r| r["backend"].as_str().unwrap())
-            .collect();
-        assert_eq!(selected, [name.as_str()], "--cpu {spec} for {family}");
-        out.push((name, spec));
-    }
-    assert!(!out.is_empty(), "no {family} backend");
-    out
 }
 
 fn scratch(tag: &str) -> tempfile::TempDir {

@@ -11,6 +11,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_shyfr");
 
 /// Runs `prog args` in `dir` (no SHYFR_CPU from the environment).
@@ -57,45 +59,6 @@ fn code(o: &Output) -> (i32, String, String) {
     )
 }
 
-/// For every `rsa` backend available here: (name, a `--cpu` spec that selects it), checked
-/// with `shyfr --cpu SPEC cpu --json`.
-fn backend_specs(dir: &Path) -> Vec<(String, String)> {
-    let json = |spec: Option<&str>| -> Value {
-        serde_json::from_slice(&ok(shyfr(spec, &["cpu", "--json"], dir), "cpu --json")).unwrap()
-    };
-    let all = json(None);
-    let mut out = Vec::new();
-    for b in all["backends"].as_array().unwrap() {
-        if b["algorithm"] != "rsa" || b["available"] != true {
-            continue;
-        }
-        let needs: Vec<&str> = b["needs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f.as_str().unwrap())
-            .collect();
-        let spec = if needs.is_empty() {
-            "portable".to_string()
-        } else {
-            format!("portable,+{}", needs.join(",+"))
-        };
-        let name = b["backend"].as_str().unwrap().to_string();
-        let chosen = json(Some(&spec));
-        let selected: Vec<&str> = chosen["backends"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|r| r["algorithm"] == "rsa" && r["selected"] == true)
-            .map(|r| r["backend"].as_str().unwrap())
-            .collect();
-        assert_eq!(selected, [name.as_str()], "--cpu {spec}");
-        out.push((name, spec));
-    }
-    assert!(out.iter().any(|(n, _)| n == "soft"), "no soft backend");
-    out
-}
-
 fn scratch(tag: &str) -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix(&format!("shyfr-rsa-{tag}-"))
@@ -117,7 +80,8 @@ fn shyfr_keys_and_signatures_interoperate_with_openssl_on_every_backend() {
     let dir = d.path();
     message(dir, "msg", 100_003);
     message(dir, "empty", 0);
-    let backends = backend_specs(dir);
+    let backends = common::backend_specs("rsa");
+    assert!(backends.iter().any(|(n, _)| n == "soft"), "no soft backend");
     // One key of shyfr's (read by OpenSSL) and one of OpenSSL's (read by shyfr).
     ok(
         shyfr(
