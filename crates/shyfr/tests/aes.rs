@@ -107,9 +107,7 @@ ecb_files! {
 
 /// Deterministic filler so failures are reproducible.
 fn pattern(n: usize, seed: u8) -> Vec<u8> {
-    (0..n)
-        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8)
-        .collect()
+    common::data_with(n, seed, 31)
 }
 
 /// The widest batch of any backend is 32 blocks (x86_vaes512); check every count from 0

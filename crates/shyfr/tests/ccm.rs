@@ -5,11 +5,11 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{aes_backends, passed, testdata};
+use common::{aes_backends, passed, rsp_lines, testdata, RspLine, Toy8};
 use proptest::prelude::*;
 use shyfr::aead::ccm::{AesCcm, Ccm, MAX_NONCE_LEN, MIN_NONCE_LEN, TAG_LEN};
 use shyfr::aes::{self, Aes};
-use shyfr::{BlockCipher, Error};
+use shyfr::Error;
 
 fn h(s: &str) -> Vec<u8> {
     hex::decode(s).unwrap()
@@ -42,37 +42,30 @@ impl Rec {
 /// Reads a CCMVS file. Records start at `Count = `; `KEY = value` lines outside a record,
 /// and `[A = x, B = y]` sections, set parameters for the records that follow.
 fn read_ccmvs(name: &str) -> Vec<Rec> {
-    let path = testdata(&format!("aes-ccm/{name}"));
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut ctx = BTreeMap::<String, String>::new();
     let mut out = Vec::new();
     let mut cur: Option<Rec> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.starts_with('#') {
-            continue;
-        }
-        if line.is_empty() {
-            out.extend(cur.take());
-            continue;
-        }
-        if line.starts_with('[') && line.ends_with(']') {
-            out.extend(cur.take());
-            for item in line[1..line.len() - 1].split(',') {
-                let (k, v) = item.split_once('=').unwrap();
-                ctx.insert(k.trim().to_string(), v.trim().to_string());
+    for (line, item) in rsp_lines(&format!("aes-ccm/{name}")) {
+        let (k, v) = match item {
+            RspLine::Blank => {
+                out.extend(cur.take());
+                continue;
             }
-            continue;
-        }
-        let (k, v) = line
-            .split_once('=')
-            .unwrap_or_else(|| panic!("{name} line {}: {line:?}", i + 1));
-        let (k, v) = (k.trim().to_string(), v.trim().to_string());
+            RspLine::Section(s) => {
+                out.extend(cur.take());
+                for item in s.split(',') {
+                    let (k, v) = item.split_once('=').unwrap();
+                    ctx.insert(k.trim().to_string(), v.trim().to_string());
+                }
+                continue;
+            }
+            RspLine::Field(k, v) => (k, v),
+            RspLine::Other(l) => panic!("{name} line {line}: {l:?}"),
+        };
         if k == "Count" {
             out.extend(cur.take());
             cur = Some(Rec {
-                line: i + 1,
+                line,
                 f: ctx.clone(),
             });
         }
@@ -342,9 +335,7 @@ fn wycheproof_aes_ccm() {
 }
 
 fn pattern(n: usize, seed: u8) -> Vec<u8> {
-    (0..n)
-        .map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed) ^ (i >> 8) as u8)
-        .collect()
+    common::data_with(n, seed, 37)
 }
 
 /// Every message length up to 3 x 32 + 1 blocks, each also with an odd byte tail, every
@@ -501,24 +492,10 @@ fn parameters_and_bad_input() {
 
 #[test]
 fn generic_ccm() {
-    struct Toy;
-    impl shyfr::mode::BlockModes for Toy {}
-    impl BlockCipher for Toy {
-        const BLOCK_LEN: usize = 8;
-        fn encrypt_blocks(&self, _: &mut [u8]) -> Result<(), Error> {
-            Ok(())
-        }
-        fn decrypt_blocks(&self, _: &mut [u8]) -> Result<(), Error> {
-            Ok(())
-        }
-        fn encrypt_blocks_to(&self, _: &[u8], _: &mut [u8]) -> Result<(), Error> {
-            Ok(())
-        }
-        fn decrypt_blocks_to(&self, _: &[u8], _: &mut [u8]) -> Result<(), Error> {
-            Ok(())
-        }
-    }
-    assert!(matches!(Ccm::new(Toy), Err(Error::InvalidParameter { .. })));
+    assert!(matches!(
+        Ccm::new(Toy8),
+        Err(Error::InvalidParameter { .. })
+    ));
     let key = [5u8; 32];
     let g = Ccm::new(Aes::new_from_slice(&key).unwrap()).unwrap();
     let a = AesCcm::new_from_slice(&key).unwrap();

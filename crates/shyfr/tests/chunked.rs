@@ -710,9 +710,7 @@ fn kalyna_keys_refuse_bad_input() {
 }
 
 fn pattern(n: usize, seed: u8) -> Vec<u8> {
-    (0..n)
-        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8)
-        .collect()
+    common::data_with(n, seed, 31)
 }
 
 /// The lengths around every chunk boundary up to three chunks.

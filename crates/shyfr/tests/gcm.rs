@@ -6,13 +6,13 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{aes_backends, backends, note_exercised, passed, testdata};
+use common::{aes_backends, backends, note_exercised, passed, rsp_lines, testdata, RspLine, Toy8};
 use proptest::prelude::*;
 use shyfr::aead::gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, Gcm, NONCE_LEN, TAG_LEN};
 use shyfr::aead::ghash::{self, Ghash};
 use shyfr::aead::Tag;
 use shyfr::aes::{self, Aes};
-use shyfr::{BlockCipher, Error};
+use shyfr::Error;
 
 fn h(s: &str) -> Vec<u8> {
     hex::decode(s).unwrap()
@@ -87,31 +87,24 @@ impl Rec {
 /// bare `FAIL` line marks a record whose tag must be rejected. Section headers (`[Keylen =
 /// 128]` ...) are implied by the data and skipped.
 fn read_gcmvs(name: &str) -> Vec<Rec> {
-    let path = testdata(&format!("aes-gcm/{name}"));
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
     let mut cur: Option<Rec> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('[') {
+    for (line, item) in rsp_lines(&format!("aes-gcm/{name}")) {
+        if matches!(item, RspLine::Blank | RspLine::Section(_)) {
             out.extend(cur.take());
             continue;
         }
-        if line.starts_with('#') {
-            continue;
-        }
         let rec = cur.get_or_insert_with(|| Rec {
-            line: i + 1,
+            line,
             f: BTreeMap::new(),
             fail: false,
         });
-        if line == "FAIL" {
-            rec.fail = true;
-        } else if let Some((k, v)) = line.split_once('=') {
-            rec.f.insert(k.trim().to_string(), v.trim().to_string());
-        } else {
-            panic!("{name} line {}: cannot parse {line:?}", i + 1);
+        match item {
+            RspLine::Field(k, v) => {
+                rec.f.insert(k, v);
+            }
+            RspLine::Other(l) if l == "FAIL" => rec.fail = true,
+            other => panic!("{name} line {line}: cannot parse {other:?}"),
         }
     }
     out.extend(cur);
@@ -406,9 +399,7 @@ fn wycheproof_aes_gmac() {
 
 /// Deterministic filler so failures are reproducible.
 fn pattern(n: usize, seed: u8) -> Vec<u8> {
-    (0..n)
-        .map(|i| (i as u8).wrapping_mul(29).wrapping_add(seed) ^ (i >> 8) as u8)
-        .collect()
+    common::data_with(n, seed, 29)
 }
 
 /// GHASH's widest backend takes 16 blocks per reduction: every block count from 0 to
@@ -764,23 +755,10 @@ fn tag_length_policy() {
 /// A block cipher with 8-byte blocks cannot be used with GCM.
 #[test]
 fn gcm_needs_16_byte_blocks() {
-    struct Toy;
-    impl BlockCipher for Toy {
-        const BLOCK_LEN: usize = 8;
-        fn encrypt_blocks(&self, _: &mut [u8]) -> Result<(), Error> {
-            Ok(())
-        }
-        fn decrypt_blocks(&self, _: &mut [u8]) -> Result<(), Error> {
-            Ok(())
-        }
-        fn encrypt_blocks_to(&self, _: &[u8], _: &mut [u8]) -> Result<(), Error> {
-            Ok(())
-        }
-        fn decrypt_blocks_to(&self, _: &[u8], _: &mut [u8]) -> Result<(), Error> {
-            Ok(())
-        }
-    }
-    assert!(matches!(Gcm::new(Toy), Err(Error::InvalidParameter { .. })));
+    assert!(matches!(
+        Gcm::new(Toy8),
+        Err(Error::InvalidParameter { .. })
+    ));
 }
 
 #[test]

@@ -305,10 +305,8 @@ fn bad_input() {
     }
 }
 
-fn data(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u8).wrapping_mul(73).wrapping_add(seed) ^ (i >> 8) as u8)
-        .collect()
+fn data(n: usize, seed: u8) -> Vec<u8> {
+    common::data_with(n, seed, 73)
 }
 
 /// The largest batch of any backend (the AVX-512 one: 8 x 16 blocks).

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{note_exercised, testdata};
+use common::{cut_pieces, note_exercised, testdata};
 use proptest::prelude::*;
 use shyfr::hash::sha3::{Backend, CShake128, CShake256};
 use shyfr::hash::{Xof, XofReader};
@@ -389,14 +389,7 @@ proptest! {
             for bits in [128, 256] {
                 let want = kmac(bits, false, Backend::Soft, &key, &s, &msg, tag_len);
                 let want_x = kmac(bits, true, Backend::Soft, &key, &s, &msg, total);
-                let mut pieces = Vec::new();
-                let mut rest = &msg[..];
-                for &c in &cuts {
-                    let c = c.min(rest.len());
-                    pieces.push(&rest[..c]);
-                    rest = &rest[c..];
-                }
-                pieces.push(rest);
+                let pieces = cut_pieces(&msg, &cuts);
                 let mut tag = vec![0u8; tag_len];
                 let mut xof_out = Vec::new();
                 if bits == 128 {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{passed, read_rsp};
+use common::{data, edge_message, monte_records, passed, read_rsp};
 use proptest::prelude::*;
 use shyfr::hash::sha1::{Backend, Sha1};
 use shyfr::hash::Hash;
@@ -81,16 +81,7 @@ fn sha1_long() {
 #[test]
 fn sha1_monte() {
     let recs = read_rsp("sha/SHA1Monte.rsp");
-    let seed0 = recs
-        .iter()
-        .find(|r| r.fields.contains_key("Seed"))
-        .expect("Seed record")
-        .hex("Seed");
-    let checks: Vec<_> = recs
-        .iter()
-        .filter(|r| r.fields.contains_key("COUNT"))
-        .collect();
-    assert_eq!(checks.len(), 100);
+    let (seed0, checks) = monte_records(&recs);
     for b in backends() {
         let mut seed: [u8; 20] = seed0.clone().try_into().unwrap();
         for (j, r) in checks.iter().enumerate() {
@@ -170,12 +161,6 @@ const EDGE_LENS: &[usize] = &[
     0, 1, 55, 56, 57, 63, 64, 65, 111, 112, 119, 120, 127, 128, 129, 255, 256,
 ];
 
-fn data(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8)
-        .collect()
-}
-
 #[test]
 fn backends_agree_at_edges() {
     for &len in EDGE_LENS {
@@ -242,18 +227,11 @@ fn clone_mid_stream_and_reset() {
     }
 }
 
-fn message() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        prop::sample::select(EDGE_LENS).prop_flat_map(|n| prop::collection::vec(any::<u8>(), n)),
-        prop::collection::vec(any::<u8>(), 0..2048),
-    ]
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
-    fn streaming_equals_one_shot(m in message(), cuts in prop::collection::vec(any::<usize>(), 0..6)) {
+    fn streaming_equals_one_shot(m in edge_message(EDGE_LENS), cuts in prop::collection::vec(any::<usize>(), 0..6)) {
         let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (m.len() + 1)).collect();
         cuts.sort_unstable();
         for b in backends() {
@@ -270,7 +248,7 @@ proptest! {
     }
 
     #[test]
-    fn every_backend_equals_soft(m in message()) {
+    fn every_backend_equals_soft(m in edge_message(EDGE_LENS)) {
         let want = digest_on(Backend::Soft, &m);
         for b in backends() {
             prop_assert_eq!(digest_on(b, &m), want, "backend {}", b.name());

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{note_exercised, read_rsp};
+use common::{data, edge_message, monte_records, note_exercised, read_rsp};
 use proptest::prelude::*;
 use shyfr::hash::sha2::{
     Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512Backend, Sha512_224, Sha512_256,
@@ -138,16 +138,7 @@ fn run_msg_file<H: Tested>(kind: &str) {
 fn run_monte<H: Tested>() {
     let file = format!("{}Monte.rsp", H::FILE);
     let recs = read_rsp(&format!("sha/{file}"));
-    let seed = recs
-        .iter()
-        .find(|r| r.fields.contains_key("Seed"))
-        .expect("Seed record")
-        .hex("Seed");
-    let checks: Vec<_> = recs
-        .iter()
-        .filter(|r| r.fields.contains_key("COUNT"))
-        .collect();
-    assert_eq!(checks.len(), 100, "{file}");
+    let (seed, checks) = monte_records(&recs);
     assert_eq!(seed.len(), H::OUTPUT_LEN);
     for b in H::backends() {
         let mut seed = seed.clone();
@@ -366,12 +357,6 @@ const EDGE_LENS: &[usize] = &[
     0, 1, 55, 56, 57, 63, 64, 65, 111, 112, 113, 119, 120, 127, 128, 129, 191, 192, 255, 256, 257,
 ];
 
-fn data(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8)
-        .collect()
-}
-
 /// Every backend equals soft for every whole number of blocks up to `max` (the wide
 /// kernels work in pairs of blocks and schedule the next pair during the current one;
 /// `x86_avx512` hashes fewer than 32 blocks one by one and more with the pairs), plus and
@@ -379,21 +364,32 @@ fn data(len: usize, seed: u8) -> Vec<u8> {
 fn block_counts<H: Tested>(block: usize, max: usize) {
     for n in 0..=max {
         for len in [n * block, (n * block).saturating_sub(1), n * block + 1] {
-            let m = data(len, n as u8 ^ 0x5a);
-            let mut s = H::on(H::soft());
-            s.update(&m);
-            let want = s.finalize();
-            for b in H::backends() {
-                let mut h = H::on(b);
-                h.update(&m);
-                assert_eq!(
-                    h.finalize(),
-                    want,
-                    "{} len {len} backend {}",
-                    H::NAME,
-                    H::name(b)
-                );
+            assert_backends_agree::<H>(&data(len, n as u8 ^ 0x5a), false);
+        }
+    }
+}
+
+/// Every backend gives soft's digest of `m` in one call, and a byte at a time if `bytewise`.
+fn assert_backends_agree<H: Tested>(m: &[u8], bytewise: bool) {
+    let len = m.len();
+    let mut s = H::on(H::soft());
+    s.update(m);
+    let want = s.finalize();
+    for b in H::backends() {
+        let mut h = H::on(b);
+        h.update(m);
+        let (name, backend) = (H::NAME, H::name(b));
+        assert_eq!(h.finalize(), want, "{name} len {len} backend {backend}");
+        if bytewise {
+            let mut h = H::on(b);
+            for byte in m {
+                h.update(core::slice::from_ref(byte));
             }
+            assert_eq!(
+                h.finalize(),
+                want,
+                "{name} len {len} bytewise backend {backend}"
+            );
         }
     }
 }
@@ -411,32 +407,7 @@ fn backends_agree_for_block_counts() {
 /// time.
 fn edges<H: Tested>() {
     for &len in EDGE_LENS {
-        let m = data(len, len as u8);
-        let mut s = H::on(H::soft());
-        s.update(&m);
-        let want = s.finalize();
-        for b in H::backends() {
-            let mut h = H::on(b);
-            h.update(&m);
-            assert_eq!(
-                h.finalize(),
-                want,
-                "{} len {len} backend {}",
-                H::NAME,
-                H::name(b)
-            );
-            let mut h = H::on(b);
-            for byte in &m {
-                h.update(core::slice::from_ref(byte));
-            }
-            assert_eq!(
-                h.finalize(),
-                want,
-                "{} len {len} bytewise backend {}",
-                H::NAME,
-                H::name(b)
-            );
-        }
+        assert_backends_agree::<H>(&data(len, len as u8), true);
     }
 }
 
@@ -551,18 +522,11 @@ fn agrees_with_soft<H: Tested>(m: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn message() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        prop::sample::select(EDGE_LENS).prop_flat_map(|n| prop::collection::vec(any::<u8>(), n)),
-        prop::collection::vec(any::<u8>(), 0..2048),
-    ]
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn streaming_equals_one_shot(m in message(), cuts in prop::collection::vec(any::<usize>(), 0..6)) {
+    fn streaming_equals_one_shot(m in edge_message(EDGE_LENS), cuts in prop::collection::vec(any::<usize>(), 0..6)) {
         split_equals_oneshot::<Sha224>(&m, &cuts)?;
         split_equals_oneshot::<Sha256>(&m, &cuts)?;
         split_equals_oneshot::<Sha384>(&m, &cuts)?;
@@ -572,7 +536,7 @@ proptest! {
     }
 
     #[test]
-    fn every_backend_equals_soft(m in message()) {
+    fn every_backend_equals_soft(m in edge_message(EDGE_LENS)) {
         agrees_with_soft::<Sha224>(&m)?;
         agrees_with_soft::<Sha256>(&m)?;
         agrees_with_soft::<Sha384>(&m)?;

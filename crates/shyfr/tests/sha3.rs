@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{note_exercised, read_rsp, testdata, Record};
+use common::{cut_pieces, monte_records, note_exercised, read_rsp, testdata, Record};
 use proptest::prelude::*;
 use shyfr::hash::sha3::{
     keccak_f1600, keccak_f1600_with, Backend, CShake128, CShake256, Sha3_224, Sha3_256, Sha3_384,
@@ -267,16 +267,7 @@ fn run_sha3_msg_file(bits: usize, kind: &str) {
 fn run_sha3_monte(bits: usize) {
     let name = format!("sha3/SHA3_{bits}Monte.rsp");
     let recs = read_rsp(&name);
-    let seed = recs
-        .iter()
-        .find(|r| r.fields.contains_key("Seed"))
-        .expect("Seed")
-        .hex("Seed");
-    let checks: Vec<_> = recs
-        .iter()
-        .filter(|r| r.fields.contains_key("COUNT"))
-        .collect();
-    assert_eq!(checks.len(), 100);
+    let (seed, checks) = monte_records(&recs);
     for b in backends() {
         let mut md = seed.clone();
         for (j, r) in checks.iter().enumerate() {
@@ -290,13 +281,15 @@ fn run_sha3_monte(bits: usize) {
     }
 }
 
-macro_rules! sha3_files {
-    ($($test:ident => $bits:expr, $kind:expr;)*) => {
-        $( #[test] fn $test() { run_sha3_msg_file($bits, $kind); } )*
+/// One test per CAVP message file: `name => bits, "ShortMsg" | "LongMsg";`, run by `$run`.
+macro_rules! msg_files {
+    ($run:ident: $($test:ident => $bits:expr, $kind:expr;)*) => {
+        $( #[test] fn $test() { $run($bits, $kind); } )*
     };
 }
 
-sha3_files! {
+msg_files! {
+    run_sha3_msg_file:
     sha3_224_short => 224, "ShortMsg";
     sha3_256_short => 256, "ShortMsg";
     sha3_384_short => 384, "ShortMsg";
@@ -446,13 +439,8 @@ fn run_shake_monte(bits: usize) {
     }
 }
 
-macro_rules! shake_files {
-    ($($test:ident => $bits:expr, $kind:expr;)*) => {
-        $( #[test] fn $test() { run_shake_msg_file($bits, $kind); } )*
-    };
-}
-
-shake_files! {
+msg_files! {
+    run_shake_msg_file:
     shake128_short => 128, "ShortMsg";
     shake256_short => 256, "ShortMsg";
     shake128_long => 128, "LongMsg";
@@ -893,14 +881,7 @@ proptest! {
         for b in backends() {
             for bits in [224, 256, 384, 512] {
                 let whole = sha3(bits, b, &msg, 0);
-                let mut pieces = Vec::new();
-                let mut rest = &msg[..];
-                for &c in &cuts {
-                    let c = c.min(rest.len());
-                    pieces.push(&rest[..c]);
-                    rest = &rest[c..];
-                }
-                pieces.push(rest);
+                let pieces = cut_pieces(&msg, &cuts);
                 let got = match bits {
                     224 => { let mut h = Sha3_224::with_backend(b).unwrap(); for p in &pieces { h.update(p); } h.finalize().to_vec() }
                     256 => { let mut h = Sha3_256::with_backend(b).unwrap(); for p in &pieces { h.update(p); } h.finalize().to_vec() }

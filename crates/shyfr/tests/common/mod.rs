@@ -31,40 +31,143 @@ impl Record {
     }
 }
 
-/// Parses a CAVP response file into records (blank-line separated `KEY = value` groups).
-pub fn read_rsp(rel: &str) -> Vec<Record> {
+/// One meaningful line of a CAVP response file (comments dropped).
+#[derive(Debug)]
+pub enum RspLine {
+    /// An empty line: the end of a record.
+    Blank,
+    /// `[text]`: a section header, without its brackets.
+    Section(String),
+    /// `KEY = value`, both trimmed.
+    Field(String, String),
+    /// Any other line, trimmed.
+    Other(String),
+}
+
+/// Reads `testdata/REL` as CAVP lines, each with its line number (1-based).
+pub fn rsp_lines(rel: &str) -> Vec<(usize, RspLine)> {
     let path = testdata(rel);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
-    let mut section = String::new();
-    let mut cur: Option<Record> = None;
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        if line.starts_with('#') {
+        let item = if line.starts_with('#') {
             continue;
-        }
-        if line.is_empty() {
-            out.extend(cur.take());
-            continue;
-        }
-        if line.starts_with('[') && line.ends_with(']') {
-            out.extend(cur.take());
-            section = line[1..line.len() - 1].to_string();
-            continue;
-        }
-        if let Some((k, v)) = line.split_once('=') {
-            let rec = cur.get_or_insert_with(|| Record {
-                section: section.clone(),
-                line: i + 1,
-                fields: BTreeMap::new(),
-            });
-            rec.fields
-                .insert(k.trim().to_string(), v.trim().to_string());
+        } else if line.is_empty() {
+            RspLine::Blank
+        } else if line.starts_with('[') && line.ends_with(']') {
+            RspLine::Section(line[1..line.len() - 1].to_string())
+        } else if let Some((k, v)) = line.split_once('=') {
+            RspLine::Field(k.trim().to_string(), v.trim().to_string())
+        } else {
+            RspLine::Other(line.to_string())
+        };
+        out.push((i + 1, item));
+    }
+    out
+}
+
+/// Parses a CAVP response file into records (blank-line separated `KEY = value` groups).
+pub fn read_rsp(rel: &str) -> Vec<Record> {
+    let mut out = Vec::new();
+    let mut section = String::new();
+    let mut cur: Option<Record> = None;
+    for (line, item) in rsp_lines(rel) {
+        match item {
+            RspLine::Blank => out.extend(cur.take()),
+            RspLine::Section(s) => {
+                out.extend(cur.take());
+                section = s;
+            }
+            RspLine::Field(k, v) => {
+                let rec = cur.get_or_insert_with(|| Record {
+                    section: section.clone(),
+                    line,
+                    fields: BTreeMap::new(),
+                });
+                rec.fields.insert(k, v);
+            }
+            RspLine::Other(_) => {}
         }
     }
     out.extend(cur);
     out
+}
+
+/// The Monte Carlo files of SHAVS / SHA3VS: the `Seed` and the 100 checkpoint records
+/// (those with a `COUNT`), in order.
+pub fn monte_records(recs: &[Record]) -> (Vec<u8>, Vec<&Record>) {
+    let seed = recs
+        .iter()
+        .find(|r| r.fields.contains_key("Seed"))
+        .expect("Seed record")
+        .hex("Seed");
+    let checks: Vec<_> = recs
+        .iter()
+        .filter(|r| r.fields.contains_key("COUNT"))
+        .collect();
+    assert_eq!(checks.len(), 100);
+    (seed, checks)
+}
+
+/// `msg` cut into consecutive pieces at the lengths `cuts` (each clamped to what is left),
+/// then the rest: the pieces always join back to `msg`.
+pub fn cut_pieces<'a>(msg: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
+    let mut pieces = Vec::new();
+    let mut rest = msg;
+    for &c in cuts {
+        let c = c.min(rest.len());
+        pieces.push(&rest[..c]);
+        rest = &rest[c..];
+    }
+    pieces.push(rest);
+    pieces
+}
+
+/// A deterministic test message of `len` bytes, different for each `seed`.
+pub fn data(len: usize, seed: u8) -> Vec<u8> {
+    data_with(len, seed, 31)
+}
+
+/// [`data`] with another odd multiplier `mul` (each test file keeps the one it was written
+/// with, so recorded failures stay reproducible).
+pub fn data_with(len: usize, seed: u8, mul: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(mul).wrapping_add(seed) ^ (i >> 8) as u8)
+        .collect()
+}
+
+/// Messages for property tests: a length from `edges` (block boundaries) or any length
+/// below 2 KiB.
+pub fn edge_message(edges: &'static [usize]) -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    prop_oneof![
+        prop::sample::select(edges).prop_flat_map(|n| prop::collection::vec(any::<u8>(), n)),
+        prop::collection::vec(any::<u8>(), 0..2048),
+    ]
+}
+
+/// A block cipher with 8-byte blocks that does nothing: for checking that modes which need
+/// 16-byte (or other) blocks refuse it.
+pub struct Toy8;
+
+impl shyfr::mode::BlockModes for Toy8 {}
+
+impl shyfr::BlockCipher for Toy8 {
+    const BLOCK_LEN: usize = 8;
+    fn encrypt_blocks(&self, _: &mut [u8]) -> Result<(), shyfr::Error> {
+        Ok(())
+    }
+    fn decrypt_blocks(&self, _: &mut [u8]) -> Result<(), shyfr::Error> {
+        Ok(())
+    }
+    fn encrypt_blocks_to(&self, _: &[u8], _: &mut [u8]) -> Result<(), shyfr::Error> {
+        Ok(())
+    }
+    fn decrypt_blocks_to(&self, _: &[u8], _: &mut [u8]) -> Result<(), shyfr::Error> {
+        Ok(())
+    }
 }
 
 /// Records that `backend` of `algorithm` was exercised, in the file named by the
