@@ -4,6 +4,8 @@
 //! it, so the results do not depend on the environment the tests run in. Tests whose names
 //! start with `soft_` run the portable (`soft`) AES backend.
 
+mod common;
+
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -85,6 +87,12 @@ fn one_error_line(dbg: &str, stderr: &str) {
     assert!(!l.contains("os error"), "{dbg}: {l}");
 }
 
+/// `shyfr speed --json --seconds SECONDS --sizes SIZES REST...`, which must succeed.
+fn speed_json(seconds: &str, sizes: &str, rest: &[&str]) -> Value {
+    let head = ["speed", "--json", "--seconds", seconds, "--sizes", sizes];
+    json(&ok(shyfr(&[&head[..], rest].concat())))
+}
+
 fn json(r: &Run) -> Value {
     serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
 }
@@ -122,20 +130,11 @@ fn hardware_backends() -> Vec<String> {
         .collect()
 }
 
-const RESULT_KEYS: [&str; 6] = [
-    "algorithm",
-    "operation",
-    "backend",
-    "size",
-    "bytes_per_second",
-    "cycles_per_byte",
-];
-
 /// The `results` of `shyfr speed --json`, checked against the contract.
 fn results(v: &Value) -> Vec<Value> {
     let rs = v["results"].as_array().expect("results").clone();
     for r in &rs {
-        for k in RESULT_KEYS {
+        for k in common::RESULT_KEYS {
             assert!(r.get(k).is_some(), "{k} missing in {r}");
         }
         let bps = r["bytes_per_second"].as_f64().expect("a number");
@@ -473,18 +472,7 @@ fn speed_table_and_quiet_stderr() {
 
 #[test]
 fn speed_decrypt_with_given_clock() {
-    let v = json(&ok(shyfr(&[
-        "speed",
-        "--json",
-        "--decrypt",
-        "--ghz",
-        "2.5",
-        "--seconds",
-        "0.03",
-        "--sizes",
-        "32",
-        "AES-192-ECB",
-    ])));
+    let v = speed_json("0.03", "32", &["--decrypt", "--ghz", "2.5", "AES-192-ECB"]);
     assert_eq!(v["ghz"], 2.5);
     let rs = results(&v);
     assert_eq!(rs.len(), 1);
@@ -497,14 +485,7 @@ fn speed_decrypt_with_given_clock() {
 
 #[test]
 fn speed_default_algorithms() {
-    let v = json(&ok(shyfr(&[
-        "speed",
-        "--json",
-        "--seconds",
-        "0.02",
-        "--sizes",
-        "16",
-    ])));
+    let v = speed_json("0.02", "16", &[]);
     let algs: Vec<_> = results(&v)
         .iter()
         .map(|r| r["algorithm"].as_str().unwrap().to_string())
@@ -519,19 +500,11 @@ fn speed_backend_and_compare_hardware() {
         eprintln!("skipped: no hardware AES backend");
         return;
     };
-    let v = json(&ok(shyfr(&[
-        "speed",
-        "--json",
-        "--seconds",
+    let v = speed_json(
         "0.03",
-        "--sizes",
         "16,256",
-        "--backend",
-        first,
-        "--compare",
-        last,
-        "aes-128-ecb",
-    ])));
+        &["--backend", first, "--compare", last, "aes-128-ecb"],
+    );
     let rs = results(&v);
     assert_eq!(rs.len(), 4);
     let chosen: Vec<_> = rs.iter().filter(|r| !r["ratio"].is_null()).collect();
@@ -705,18 +678,11 @@ fn unknown_subcommand_or_option_is_a_usage_error() {
 
 #[test]
 fn soft_speed_compare_portable() {
-    let v = json(&ok(shyfr(&[
-        "speed",
-        "--json",
-        "--seconds",
+    let v = speed_json(
         "0.03",
-        "--sizes",
         "16,256",
-        "--compare",
-        "portable",
-        "aes-128-ecb",
-        "aes-256-ecb",
-    ])));
+        &["--compare", "portable", "aes-128-ecb", "aes-256-ecb"],
+    );
     let rs = results(&v);
     assert_eq!(rs.len(), 8);
     let soft: Vec<_> = rs.iter().filter(|r| r["backend"] == "soft").collect();

@@ -177,8 +177,9 @@ fn in_and_out_files() {
         c.to_str().unwrap(),
         b.to_str().unwrap(),
     );
-    let e = shyfr(
-        &[
+    // `enc [-d] -aes-128-cbc -K key -iv iv -in FROM -out TO`
+    let cbc = |dir: &str, from: &str, to: &str| {
+        let mut args = vec![
             "enc",
             "-aes-128-cbc",
             "-K",
@@ -186,31 +187,20 @@ fn in_and_out_files() {
             "-iv",
             &iv,
             "-in",
-            ps,
+            from,
             "-out",
-            cs,
-        ],
-        b"",
-    );
+            to,
+        ];
+        if !dir.is_empty() {
+            args.insert(1, dir);
+        }
+        shyfr(&args, b"")
+    };
+    let e = cbc("", ps, cs);
     assert_eq!(e.code, 0, "{}", e.stderr);
     assert!(e.stdout.is_empty());
     assert_eq!(std::fs::metadata(&c).unwrap().len(), 200_000 + 16);
-    let d_ = shyfr(
-        &[
-            "enc",
-            "-d",
-            "-aes-128-cbc",
-            "-K",
-            &key,
-            "-iv",
-            &iv,
-            "-in",
-            cs,
-            "-out",
-            bs,
-        ],
-        b"",
-    );
+    let d_ = cbc("-d", cs, bs);
     assert_eq!(d_.code, 0, "{}", d_.stderr);
     assert!(std::fs::read(&b).unwrap() == pt);
     let _ = std::fs::remove_dir_all(&d);

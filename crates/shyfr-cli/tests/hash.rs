@@ -4,6 +4,8 @@
 //! CI image): they fail, not skip, when the tools are missing, so that a test that did not
 //! compare anything cannot pass.
 
+mod common;
+
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -78,16 +80,12 @@ fn output_is_byte_identical_to_coreutils() {
 #[test]
 fn stdin_is_dash() {
     let dir = std::env::temp_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shyfr"))
-        .args(["hash", "sha256"])
-        .current_dir(&dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(b"abc").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_os(
+        common::BIN,
+        &[OsStr::new("hash"), OsStr::new("sha256")],
+        &dir,
+        b"abc",
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -\n"
@@ -196,24 +194,7 @@ fn mac_matches_rfc4231_and_openssl() {
 
 /// Runs `prog args` (any bytes) in `dir` with `input` on standard input.
 fn run_os(prog: &str, args: &[&OsStr], dir: &Path, input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(prog)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("SHYFR_CPU")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {prog}: {e}"));
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let w = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    w.join().unwrap();
-    out
+    common::spawn_output(prog, args, Some(dir), input)
 }
 
 /// File names that need care: a backslash, a newline, a carriage return, bytes that are

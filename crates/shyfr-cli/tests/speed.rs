@@ -1,22 +1,14 @@
 //! Tests of `shyfr speed`'s outputs and options: JSON schema, CSV, charts, threads, trials,
 //! `--list`, and the usage errors. Every measurement is short (`--seconds 0.02`).
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_shyfr");
-
-/// The six keys every result has, in this order, with their JSON types.
-const KEYS: [&str; 6] = [
-    "algorithm",
-    "operation",
-    "backend",
-    "size",
-    "bytes_per_second",
-    "cycles_per_byte",
-];
 
 /// Runs `shyfr ARGS` (without `SHYFR_CPU`): exit status, stdout, stderr.
 fn shyfr(args: &[&str]) -> (i32, String, String) {
@@ -63,7 +55,7 @@ fn temp_path(name: &str) -> PathBuf {
 /// Checks one result's six keys and their exact types, and the extras.
 fn check_result(r: &Value, ghz_known: bool) {
     let o = r.as_object().expect("an object");
-    for k in KEYS {
+    for k in common::RESULT_KEYS {
         assert!(o.contains_key(k), "{k} missing in {r}");
     }
     assert!(
@@ -193,7 +185,7 @@ fn csv_has_header_and_one_line_per_result() {
     ]);
     let mut lines = out.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    assert_eq!(header[..6], KEYS);
+    assert_eq!(header[..6], common::RESULT_KEYS);
     for k in ["threads", "spread", "speedup", "ratio", "compared_to"] {
         assert!(header.contains(&k), "{k} not in {header:?}");
     }
@@ -280,21 +272,25 @@ fn more_threads_than_cores_share_one_clock_and_warn() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = (16 * cores).min(1024);
     let n = threads.to_string();
-    let (code, out, err) = shyfr(&[
-        "speed",
-        "--json",
-        "--seconds",
-        "0.05",
-        "--trials",
-        "1",
-        "--ghz",
-        "3",
-        "--sizes",
-        "16",
-        "--threads",
-        &n,
-        "sha256",
-    ]);
+    // One 16-byte SHA-256 row on N threads, one short trial.
+    let threads_run = |seconds: &str, threads: &str| {
+        shyfr(&[
+            "speed",
+            "--json",
+            "--seconds",
+            seconds,
+            "--trials",
+            "1",
+            "--ghz",
+            "3",
+            "--sizes",
+            "16",
+            "--threads",
+            threads,
+            "sha256",
+        ])
+    };
+    let (code, out, err) = threads_run("0.05", &n);
     assert_eq!(code, 0, "{err}");
     assert!(err.starts_with("shyfr: speed: warning: "), "{err}");
     assert!(err.contains(&format!("{n} threads on {cores}")), "{err}");
@@ -313,20 +309,7 @@ fn more_threads_than_cores_share_one_clock_and_warn() {
     );
     // As many threads as cores: no warning.
     let c = cores.to_string();
-    let (code, _, err) = shyfr(&[
-        "speed",
-        "--seconds",
-        "0.01",
-        "--trials",
-        "1",
-        "--ghz",
-        "3",
-        "--sizes",
-        "16",
-        "--threads",
-        &c,
-        "sha256",
-    ]);
+    let (code, _, err) = threads_run("0.01", &c);
     assert_eq!(code, 0);
     assert!(err.is_empty(), "{err}");
 }

@@ -3,8 +3,10 @@
 //! of a family.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
@@ -18,14 +20,24 @@ pub struct Out {
     pub stderr: String,
 }
 
-/// Runs `prog args` with `input` on standard input (no `SHYFR_CPU` from the environment).
-pub fn run_with(prog: &str, args: &[&str], input: &[u8]) -> Out {
-    let mut child = Command::new(prog)
-        .args(args)
+/// Runs `prog args` (any bytes) with `input` on standard input, in `dir` if given, without
+/// `SHYFR_CPU` from the environment; returns the finished process as it is.
+pub fn spawn_output<S: AsRef<OsStr>>(
+    prog: &str,
+    args: &[S],
+    dir: Option<&Path>,
+    input: &[u8],
+) -> Output {
+    let mut cmd = Command::new(prog);
+    cmd.args(args)
         .env_remove("SHYFR_CPU")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {prog}: {e}"));
     let mut stdin = child.stdin.take().expect("stdin");
@@ -36,6 +48,12 @@ pub fn run_with(prog: &str, args: &[&str], input: &[u8]) -> Out {
     });
     let out = child.wait_with_output().expect("wait");
     writer.join().expect("writer");
+    out
+}
+
+/// Runs `prog args` with `input` on standard input (no `SHYFR_CPU` from the environment).
+pub fn run_with(prog: &str, args: &[&str], input: &[u8]) -> Out {
+    let out = spawn_output(prog, args, None, input);
     Out {
         code: out.status.code().expect("exited normally"),
         stdout: out.stdout,
@@ -85,6 +103,17 @@ pub fn h(b: &[u8]) -> String {
 pub fn unhex(s: &str) -> Vec<u8> {
     hex::decode(s).expect("hex")
 }
+
+/// The six keys every `speed --json` result has first, in this order (and the first CSV
+/// columns).
+pub const RESULT_KEYS: [&str; 6] = [
+    "algorithm",
+    "operation",
+    "backend",
+    "size",
+    "bytes_per_second",
+    "cycles_per_byte",
+];
 
 /// `shyfr [--cpu SPEC] cpu --json`.
 pub fn cpu_json(spec: Option<&str>) -> Value {
