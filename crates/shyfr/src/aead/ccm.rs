@@ -29,7 +29,7 @@
 //! assert_eq!(&buf, b"sensor reading 42");
 //! ```
 
-use super::{xor_in_place, xor_to, Tag};
+use super::{check_same_len, xor_in_place, xor_to, Tag};
 use crate::block::aes::{self, Aes};
 use crate::block::InOutBuf;
 use crate::mode::BlockModes;
@@ -235,14 +235,7 @@ fn seal<C: BlockModes>(
     src: Option<&[u8]>,
     dst: &mut [u8],
 ) -> Result<Tag, Error> {
-    if let Some(s) = src {
-        if s.len() != dst.len() {
-            return Err(Error::LengthMismatch {
-                input: s.len(),
-                output: dst.len(),
-            });
-        }
-    }
+    check_same_len(src, dst)?;
     let p = Params::new(nonce, dst.len())?;
     let mut mac = Mac::start(cipher, &p, p.b0(!aad.is_empty(), tag_len, dst.len()))?;
     mac.aad(aad)?;
@@ -263,14 +256,7 @@ fn open<C: BlockModes>(
     tag: &[u8],
 ) -> Result<(), Error> {
     let r = (|| {
-        if let Some(s) = src {
-            if s.len() != dst.len() {
-                return Err(Error::LengthMismatch {
-                    input: s.len(),
-                    output: dst.len(),
-                });
-            }
-        }
+        check_same_len(src, dst)?;
         if tag.len() != tag_len {
             return Err(Error::InvalidTagLength { got: tag.len() });
         }

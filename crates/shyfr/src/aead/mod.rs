@@ -130,6 +130,17 @@ impl fmt::Debug for Tag {
     }
 }
 
+/// [`Error::LengthMismatch`] when an input `src` is given and its length is not `dst`'s.
+fn check_same_len(src: Option<&[u8]>, dst: &[u8]) -> Result<(), crate::Error> {
+    match src {
+        Some(s) if s.len() != dst.len() => Err(crate::Error::LengthMismatch {
+            input: s.len(),
+            output: dst.len(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// `dst ^= ks` over the length of `dst` (`ks` at least as long).
 #[inline]
 fn xor_in_place(dst: &mut [u8], ks: &[u8]) {

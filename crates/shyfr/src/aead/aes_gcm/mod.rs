@@ -30,7 +30,7 @@ mod x86_vaes;
 mod x86_vaes512;
 
 use crate::aead::gcm::{
-    check_tag_len, ctr_ghash_generic, gcm_verbs, Core, Gcm, NONCE_LEN, TAG_LEN,
+    check_tag_len, ctr_ghash_generic, gcm_verbs, Bulk, Core, Gcm, NONCE_LEN, TAG_LEN,
 };
 use crate::aead::ghash;
 use crate::block::aes::{self, Aes};
@@ -283,14 +283,14 @@ impl Core for Engine {
         Core::ghash(&self.gcm)
     }
 
-    fn ctr_ghash(
-        &self,
-        decrypt: bool,
-        ctr: &mut [u8; 16],
-        y: &mut [u8; 16],
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-    ) -> Result<(), Error> {
+    fn ctr_ghash(&self, b: Bulk<'_>) -> Result<(), Error> {
+        let Bulk {
+            decrypt,
+            ctr,
+            y,
+            src,
+            dst,
+        } = b;
         let mut done = 0;
         if let Some(f) = self.fusion {
             // The kernels' counters do not carry out of the last word: they run only when
@@ -305,15 +305,14 @@ impl Core for Engine {
         if done == dst.len() {
             return Ok(());
         }
-        ctr_ghash_generic(
-            self.gcm.cipher(),
-            Core::ghash(&self.gcm),
+        let rest = Bulk {
             decrypt,
             ctr,
             y,
-            src.map(|s| &s[done..]),
-            &mut dst[done..],
-        )
+            src: src.map(|s| &s[done..]),
+            dst: &mut dst[done..],
+        };
+        ctr_ghash_generic(self.gcm.cipher(), Core::ghash(&self.gcm), rest)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -624,11 +623,22 @@ mod tests {
                     let (mut y1, mut y2) = ([5u8; 16], [5u8; 16]);
                     let mut out1 = vec![0u8; data.len()];
                     let mut out2 = data.clone();
-                    gen.ctr_ghash(decrypt, &mut c1, &mut y1, Some(&data), &mut out1)
-                        .unwrap();
-                    fused
-                        .ctr_ghash(decrypt, &mut c2, &mut y2, None, &mut out2)
-                        .unwrap();
+                    let b1 = Bulk {
+                        decrypt,
+                        ctr: &mut c1,
+                        y: &mut y1,
+                        src: Some(&data),
+                        dst: &mut out1,
+                    };
+                    gen.ctr_ghash(b1).unwrap();
+                    let b2 = Bulk {
+                        decrypt,
+                        ctr: &mut c2,
+                        y: &mut y2,
+                        src: None,
+                        dst: &mut out2,
+                    };
+                    fused.ctr_ghash(b2).unwrap();
                     let what = (blocks, low, decrypt);
                     assert_eq!(out1, out2, "{what:?}");
                     assert_eq!(y1, y2, "{what:?}");

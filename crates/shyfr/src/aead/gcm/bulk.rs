@@ -9,23 +9,31 @@ use crate::block::BlockCipher;
 use crate::wipe::wipe;
 use crate::Error;
 
+/// One bulk pass of GCM over the whole blocks of `dst` (and of `src`, same length, when
+/// given; otherwise in place): counter-mode XOR with the counter blocks from `ctr` on (the
+/// last 32 bits counting modulo 2^32; `ctr` is left at the next unused block), and GHASH of
+/// the ciphertext into `y` — the output when encrypting, the input when decrypting.
+pub(crate) struct Bulk<'a> {
+    pub(crate) decrypt: bool,
+    pub(crate) ctr: &'a mut [u8; 16],
+    pub(crate) y: &'a mut [u8; 16],
+    pub(crate) src: Option<&'a [u8]>,
+    pub(crate) dst: &'a mut [u8],
+}
+
 /// The generic bulk pass: counter blocks in batches of [`BATCH`] through one
 /// `encrypt_blocks` call (so the block cipher's wide kernel runs), XOR, GHASH.
 pub(crate) fn ctr_ghash_generic<C: BlockCipher>(
     cipher: &C,
     gk: &ghash::Key,
-    decrypt: bool,
-    ctr: &mut [u8; 16],
-    y: &mut [u8; 16],
-    src: Option<&[u8]>,
-    dst: &mut [u8],
+    b: Bulk<'_>,
 ) -> Result<(), Error> {
     // Short messages (and the fused engines' tails) get a small keystream buffer: setting
     // up and wiping the full one cost more than a few blocks of AES.
-    if dst.len() <= SHORT * BLOCK {
-        ctr_ghash_batches::<C, { SHORT * BLOCK }>(cipher, gk, decrypt, ctr, y, src, dst)
+    if b.dst.len() <= SHORT * BLOCK {
+        ctr_ghash_batches::<C, { SHORT * BLOCK }>(cipher, gk, b)
     } else {
-        ctr_ghash_batches::<C, { BATCH * BLOCK }>(cipher, gk, decrypt, ctr, y, src, dst)
+        ctr_ghash_batches::<C, { BATCH * BLOCK }>(cipher, gk, b)
     }
 }
 
@@ -36,12 +44,15 @@ const SHORT: usize = 8;
 fn ctr_ghash_batches<C: BlockCipher, const KS: usize>(
     cipher: &C,
     gk: &ghash::Key,
-    decrypt: bool,
-    ctr: &mut [u8; 16],
-    y: &mut [u8; 16],
-    src: Option<&[u8]>,
-    dst: &mut [u8],
+    b: Bulk<'_>,
 ) -> Result<(), Error> {
+    let Bulk {
+        decrypt,
+        ctr,
+        y,
+        src,
+        dst,
+    } = b;
     let n = dst.len() - dst.len() % BLOCK;
     let mut ks = [0u8; KS];
     let mut used = 0;

@@ -90,7 +90,7 @@ use super::{ghash, Tag, MAX_TAG_LEN};
 use crate::block::BlockCipher;
 use crate::Error;
 
-pub(crate) use bulk::ctr_ghash_generic;
+pub(crate) use bulk::{ctr_ghash_generic, Bulk};
 pub(crate) use state::State;
 pub use stream::{GcmDecryptor, GcmEncryptor};
 
@@ -125,18 +125,8 @@ pub(crate) trait Core {
     fn encrypt_block(&self, block: &mut [u8; 16]) -> Result<(), Error>;
     /// The GHASH key.
     fn ghash(&self) -> &ghash::Key;
-    /// For the whole blocks of `dst` (and of `src`, same length, when given; otherwise in
-    /// place): counter-mode XOR with the counter blocks from `ctr` on (the last 32 bits
-    /// counting modulo 2^32; `ctr` is left at the next unused block), and GHASH of the
-    /// ciphertext into `y` — the output when encrypting, the input when decrypting.
-    fn ctr_ghash(
-        &self,
-        decrypt: bool,
-        ctr: &mut [u8; 16],
-        y: &mut [u8; 16],
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-    ) -> Result<(), Error>;
+    /// One bulk pass over whole blocks (see [`Bulk`]).
+    fn ctr_ghash(&self, b: Bulk<'_>) -> Result<(), Error>;
 
     /// The longest message [`one_pass`](Self::one_pass) takes (0: no such path).
     fn one_pass_max(&self) -> usize {
@@ -399,15 +389,8 @@ impl<C: BlockCipher> Core for Gcm<C> {
         &self.ghash
     }
 
-    fn ctr_ghash(
-        &self,
-        decrypt: bool,
-        ctr: &mut [u8; 16],
-        y: &mut [u8; 16],
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-    ) -> Result<(), Error> {
-        ctr_ghash_generic(&self.cipher, &self.ghash, decrypt, ctr, y, src, dst)
+    fn ctr_ghash(&self, b: Bulk<'_>) -> Result<(), Error> {
+        ctr_ghash_generic(&self.cipher, &self.ghash, b)
     }
 }
 
@@ -554,8 +537,14 @@ mod tests {
         let mut ctr = start;
         let mut y = [0u8; 16];
         let mut buf = vec![0u8; 40 * 16];
-        k.ctr_ghash(false, &mut ctr, &mut y, None, &mut buf)
-            .unwrap();
+        k.ctr_ghash(Bulk {
+            decrypt: false,
+            ctr: &mut ctr,
+            y: &mut y,
+            src: None,
+            dst: &mut buf,
+        })
+        .unwrap();
         assert_eq!(buf, expect);
         assert_eq!(ctr, c);
         let mut one = start;

@@ -13,8 +13,8 @@ use std::vec::Vec;
 use zeroize::Zeroize;
 
 use super::state::State;
-use super::{Core, BLOCK, MAX_PLAINTEXT_LEN, PARALLEL_MIN_LEN};
-use crate::aead::ghash;
+use super::{Bulk, Core, BLOCK, MAX_PLAINTEXT_LEN, PARALLEL_MIN_LEN};
+use crate::aead::{check_same_len, ghash};
 use crate::Error;
 
 /// Pieces start at multiples of this many blocks (so the wide kernels run whole
@@ -77,9 +77,14 @@ fn run_piece(core: &(dyn Core + Sync), ctr0: &[u8; 16], decrypt: bool, p: &mut P
     let low = low.wrapping_add(p.first as u32);
     ctr[12..].copy_from_slice(&low.to_be_bytes());
     let mut y = [0u8; 16];
-    p.out = core
-        .ctr_ghash(decrypt, &mut ctr, &mut y, p.src, p.dst)
-        .map(|()| y);
+    let bulk = Bulk {
+        decrypt,
+        ctr: &mut ctr,
+        y: &mut y,
+        src: p.src,
+        dst: p.dst,
+    };
+    p.out = core.ctr_ghash(bulk).map(|()| y);
     ctr.zeroize();
 }
 
@@ -94,14 +99,7 @@ impl State {
         src: Option<&[u8]>,
         dst: &mut [u8],
     ) -> Result<(), Error> {
-        if let Some(s) = src {
-            if s.len() != dst.len() {
-                return Err(Error::LengthMismatch {
-                    input: s.len(),
-                    output: dst.len(),
-                });
-            }
-        }
+        check_same_len(src, dst)?;
         if dst.len() as u64 > MAX_PLAINTEXT_LEN {
             return Err(Error::TooLong {
                 what: "gcm plaintext",

@@ -5,8 +5,8 @@
 
 use zeroize::Zeroize;
 
-use super::{Core, ParCore, BLOCK, MAX_AAD_LEN, MAX_NONCE_LEN, MAX_PLAINTEXT_LEN, NONCE_LEN};
-use crate::aead::Tag;
+use super::{Bulk, Core, ParCore, BLOCK, MAX_AAD_LEN, MAX_NONCE_LEN, MAX_PLAINTEXT_LEN, NONCE_LEN};
+use crate::aead::{check_same_len, Tag};
 use crate::wipe::wipe;
 use crate::Error;
 
@@ -140,14 +140,7 @@ impl State {
         src: Option<&[u8]>,
         dst: &mut [u8],
     ) -> Result<(), Error> {
-        if let Some(s) = src {
-            if s.len() != dst.len() {
-                return Err(Error::LengthMismatch {
-                    input: s.len(),
-                    output: dst.len(),
-                });
-            }
-        }
+        check_same_len(src, dst)?;
         let total = self.data_len.checked_add(dst.len() as u64);
         let total = match total {
             Some(t) if t <= MAX_PLAINTEXT_LEN => t,
@@ -170,13 +163,13 @@ impl State {
         }
         let whole = (n - off) - (n - off) % BLOCK;
         if whole > 0 {
-            core.ctr_ghash(
+            core.ctr_ghash(Bulk {
                 decrypt,
-                &mut self.ctr,
-                &mut self.y,
-                src.map(|s| &s[off..off + whole]),
-                &mut dst[off..off + whole],
-            )?;
+                ctr: &mut self.ctr,
+                y: &mut self.y,
+                src: src.map(|s| &s[off..off + whole]),
+                dst: &mut dst[off..off + whole],
+            })?;
             off += whole;
         }
         if off < n {
