@@ -32,6 +32,26 @@ fn check_block_len(b: usize) -> Result<(), Error> {
     Ok(())
 }
 
+/// Calls `step(off, buf)` for consecutive pieces of `len` bytes, each at most
+/// [`chunk_len`] bytes, `buf` a scratch buffer of the piece's length (the cipher's batch);
+/// the scratch is wiped afterwards, also when a step fails.
+#[inline]
+fn in_chunks<C: BlockCipher + ?Sized>(
+    len: usize,
+    mut step: impl FnMut(usize, &mut [u8]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut buf = [0u8; CHUNK];
+    let mut off = 0;
+    let mut r = Ok(());
+    while off < len && r.is_ok() {
+        let n = chunk_len::<C>().min(len - off);
+        r = step(off, &mut buf[..n]);
+        off += n;
+    }
+    wipe(&mut buf[..chunk_len::<C>().min(len)]);
+    r
+}
+
 /// Checks the common arguments of the chaining-value calls.
 fn check<C: BlockCipher + ?Sized>(iv_len: usize, data_len: usize) -> Result<(), Error> {
     check_block_len(C::BLOCK_LEN)?;
@@ -52,20 +72,15 @@ pub(crate) fn ctr<C: BlockCipher + ?Sized>(
             what: "ctr counter length",
         });
     }
-    let mut ks = [0u8; CHUNK];
-    let mut off = 0;
-    while off < data.len() {
-        let n = chunk_len::<C>().min(data.len() - off);
-        for blk in ks[..n].chunks_exact_mut(b) {
+    in_chunks::<C>(data.len(), |off, ks| {
+        for blk in ks.chunks_exact_mut(b) {
             blk.copy_from_slice(counter);
             ctr_add(counter, counter_len, 1);
         }
-        c.encrypt_blocks(&mut ks[..n])?;
-        data.xor_at(off, &ks[..n]);
-        off += n;
-    }
-    wipe(&mut ks[..chunk_len::<C>().min(data.len())]);
-    Ok(())
+        c.encrypt_blocks(ks)?;
+        data.xor_at(off, ks);
+        Ok(())
+    })
 }
 
 pub(crate) fn cbc_encrypt<C: BlockCipher + ?Sized>(
@@ -92,21 +107,19 @@ pub(crate) fn cbc_decrypt<C: BlockCipher + ?Sized>(
 ) -> Result<(), Error> {
     check::<C>(iv.len(), data.len())?;
     let b = C::BLOCK_LEN;
-    let (mut ct, mut pt) = ([0u8; CHUNK], [0u8; CHUNK]);
-    let mut off = 0;
-    while off < data.len() {
-        let n = chunk_len::<C>().min(data.len() - off);
+    // The ciphertext is kept apart: decrypting in place overwrites it.
+    let mut ct = [0u8; CHUNK];
+    in_chunks::<C>(data.len(), |off, pt| {
+        let n = pt.len();
         ct[..n].copy_from_slice(&data.input()[off..off + n]);
-        pt[..n].copy_from_slice(&ct[..n]);
-        c.decrypt_blocks(&mut pt[..n])?;
+        pt.copy_from_slice(&ct[..n]);
+        c.decrypt_blocks(pt)?;
         xor_in(&mut pt[..b], iv);
-        xor_in(&mut pt[b..n], &ct[..n - b]);
+        xor_in(&mut pt[b..], &ct[..n - b]);
         iv.copy_from_slice(&ct[n - b..n]);
-        data.write_at(off, &pt[..n]);
-        off += n;
-    }
-    wipe(&mut pt[..chunk_len::<C>().min(data.len())]);
-    Ok(())
+        data.write_at(off, pt);
+        Ok(())
+    })
 }
 
 pub(crate) fn cfb_encrypt<C: BlockCipher + ?Sized>(
@@ -133,19 +146,15 @@ pub(crate) fn cfb_decrypt<C: BlockCipher + ?Sized>(
 ) -> Result<(), Error> {
     check::<C>(iv.len(), data.len())?;
     let b = C::BLOCK_LEN;
-    let mut ks = [0u8; CHUNK];
-    let mut off = 0;
-    while off < data.len() {
-        let n = chunk_len::<C>().min(data.len() - off);
+    in_chunks::<C>(data.len(), |off, ks| {
+        let n = ks.len();
         ks[..b].copy_from_slice(iv);
-        ks[b..n].copy_from_slice(&data.input()[off..off + n - b]);
+        ks[b..].copy_from_slice(&data.input()[off..off + n - b]);
         iv.copy_from_slice(&data.input()[off + n - b..off + n]);
-        c.encrypt_blocks(&mut ks[..n])?;
-        data.xor_at(off, &ks[..n]);
-        off += n;
-    }
-    wipe(&mut ks[..chunk_len::<C>().min(data.len())]);
-    Ok(())
+        c.encrypt_blocks(ks)?;
+        data.xor_at(off, ks);
+        Ok(())
+    })
 }
 
 pub(crate) fn ofb<C: BlockCipher + ?Sized>(
@@ -218,29 +227,26 @@ pub(crate) fn xts<C: BlockCipher + ?Sized, const DEC: bool>(
     check_xts::<C>(data.len())?;
     let b = C::BLOCK_LEN;
     check_iv(tweak.len(), b)?;
-    let (mut buf, mut tw) = ([0u8; CHUNK], [0u8; CHUNK]);
-    let mut off = 0;
-    while off < data.len() {
-        let n = chunk_len::<C>().min(data.len() - off);
-        for t in tw[..n].chunks_exact_mut(b) {
+    let mut tw = [0u8; CHUNK];
+    let r = in_chunks::<C>(data.len(), |off, buf| {
+        let tw = &mut tw[..buf.len()];
+        for t in tw.chunks_exact_mut(b) {
             t.copy_from_slice(tweak);
             xts_mul_x(tweak);
         }
-        buf[..n].copy_from_slice(&data.input()[off..off + n]);
-        xor_in(&mut buf[..n], &tw[..n]);
+        buf.copy_from_slice(&data.input()[off..off + buf.len()]);
+        xor_in(buf, tw);
         if DEC {
-            c.decrypt_blocks(&mut buf[..n])?;
+            c.decrypt_blocks(buf)?;
         } else {
-            c.encrypt_blocks(&mut buf[..n])?;
+            c.encrypt_blocks(buf)?;
         }
-        xor_in(&mut buf[..n], &tw[..n]);
-        data.write_at(off, &buf[..n]);
-        off += n;
-    }
-    let used = chunk_len::<C>().min(data.len());
-    wipe(&mut buf[..used]);
-    wipe(&mut tw[..used]);
-    Ok(())
+        xor_in(buf, tw);
+        data.write_at(off, buf);
+        Ok(())
+    });
+    wipe(&mut tw[..chunk_len::<C>().min(data.len())]);
+    r
 }
 
 /// Adds `n` to the big-endian integer in the last `counter_len` bytes of `counter`,
