@@ -254,19 +254,27 @@ fn pending_error() -> Error {
     }
 }
 
-/// Streaming CBC encryption of one message.
-pub struct CbcEncryptor<C: BlockModes> {
+/// Streaming CBC of one message, encrypting (`DEC = false`, [`CbcEncryptor`]) or
+/// decrypting (`DEC = true`, [`CbcDecryptor`]).
+pub struct CbcStream<C: BlockModes, const DEC: bool> {
     cipher: C,
     iv: Buf,
     pending: Pending,
     padding: Padding,
 }
 
-impl<C: BlockModes> CbcEncryptor<C> {
-    /// Starts a message with a one-block `iv`; `padding` is applied by `finalize`.
+/// Streaming CBC encryption of one message.
+pub type CbcEncryptor<C> = CbcStream<C, false>;
+
+/// Streaming CBC decryption of one message.
+pub type CbcDecryptor<C> = CbcStream<C, true>;
+
+impl<C: BlockModes, const DEC: bool> CbcStream<C, DEC> {
+    /// Starts a message with a one-block `iv`; `padding` is applied (encrypting) or
+    /// removed (decrypting) by `finalize`.
     pub fn new(cipher: C, iv: &[u8], padding: Padding) -> Result<Self, Error> {
         check_cipher::<C>()?;
-        Ok(CbcEncryptor {
+        Ok(CbcStream {
             iv: load_iv::<C>(iv)?,
             cipher,
             pending: Pending::EMPTY,
@@ -274,12 +282,27 @@ impl<C: BlockModes> CbcEncryptor<C> {
         })
     }
 
+    /// `Err` if `update_to` left a partial block buffered (then only `update_to` may go on).
+    fn check_nothing_pending(&self) -> Result<(), Error> {
+        match self.pending.len {
+            0 => Ok(()),
+            _ => Err(pending_error()),
+        }
+    }
+}
+
+impl<C: BlockModes, const DEC: bool> Drop for CbcStream<C, DEC> {
+    fn drop(&mut self) {
+        // Buffered plaintext (encrypting) or ciphertext; the IV is not secret.
+        crate::wipe::wipe(&mut self.pending.buf[..C::BLOCK_LEN]);
+    }
+}
+
+impl<C: BlockModes> CbcEncryptor<C> {
     /// Encrypts whole blocks in place. [`Error::InvalidParameter`] if `update_to` left a
     /// partial block buffered.
     pub fn update(&mut self, buf: &mut [u8]) -> Result<(), Error> {
-        if self.pending.len != 0 {
-            return Err(pending_error());
-        }
+        self.check_nothing_pending()?;
         self.cipher
             .cbc_encrypt_blocks(&mut self.iv[..C::BLOCK_LEN], InOutBuf::in_place(buf))
     }
@@ -297,9 +320,7 @@ impl<C: BlockModes> CbcEncryptor<C> {
     /// Pads the first `msg_len` bytes of the last chunk `buf` (which has room for the
     /// padding) and encrypts them in place; returns the ciphertext prefix.
     pub fn finalize(mut self, buf: &mut [u8], msg_len: usize) -> Result<&mut [u8], Error> {
-        if self.pending.len != 0 {
-            return Err(pending_error());
-        }
+        self.check_nothing_pending()?;
         let data = self.padding.pad(buf, msg_len, C::BLOCK_LEN)?;
         self.cipher
             .cbc_encrypt_blocks(&mut self.iv[..C::BLOCK_LEN], InOutBuf::in_place(data))?;
@@ -325,39 +346,11 @@ impl<C: BlockModes> CbcEncryptor<C> {
     }
 }
 
-impl<C: BlockModes> Drop for CbcEncryptor<C> {
-    fn drop(&mut self) {
-        // Buffered plaintext; the IV and ciphertext are not secret.
-        crate::wipe::wipe(&mut self.pending.buf[..C::BLOCK_LEN]);
-    }
-}
-
-/// Streaming CBC decryption of one message.
-pub struct CbcDecryptor<C: BlockModes> {
-    cipher: C,
-    iv: Buf,
-    pending: Pending,
-    padding: Padding,
-}
-
 impl<C: BlockModes + Sync> CbcDecryptor<C> {
-    /// Starts a message with a one-block `iv`; `padding` is removed by `finalize`.
-    pub fn new(cipher: C, iv: &[u8], padding: Padding) -> Result<Self, Error> {
-        check_cipher::<C>()?;
-        Ok(CbcDecryptor {
-            iv: load_iv::<C>(iv)?,
-            cipher,
-            pending: Pending::EMPTY,
-            padding,
-        })
-    }
-
     /// Decrypts whole blocks in place (not the last chunk of a padded message: that goes
     /// to [`finalize`](Self::finalize)).
     pub fn update(&mut self, buf: &mut [u8]) -> Result<(), Error> {
-        if self.pending.len != 0 {
-            return Err(pending_error());
-        }
+        self.check_nothing_pending()?;
         check_whole_blocks(buf.len(), C::BLOCK_LEN)?;
         decrypt_blocks(
             &self.cipher,
@@ -385,9 +378,7 @@ impl<C: BlockModes + Sync> CbcDecryptor<C> {
     /// Decrypts the last chunk `buf` (whole blocks) in place and removes the padding;
     /// returns the message prefix. On a padding error `buf` is zeroed.
     pub fn finalize(mut self, buf: &mut [u8]) -> Result<&mut [u8], Error> {
-        if self.pending.len != 0 {
-            return Err(pending_error());
-        }
+        self.check_nothing_pending()?;
         check_whole_blocks(buf.len(), C::BLOCK_LEN)?;
         decrypt_blocks(
             &self.cipher,
@@ -430,11 +421,5 @@ impl<C: BlockModes + Sync> CbcDecryptor<C> {
         };
         crate::wipe::wipe(&mut blk[..b]);
         out
-    }
-}
-
-impl<C: BlockModes> Drop for CbcDecryptor<C> {
-    fn drop(&mut self) {
-        crate::wipe::wipe(&mut self.pending.buf[..C::BLOCK_LEN]);
     }
 }

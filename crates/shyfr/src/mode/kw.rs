@@ -140,21 +140,7 @@ impl<C: BlockCipher> Kw<C> {
     /// `wrapped.len() - 8` bytes of `out`; returns that length.
     /// [`Error::AuthenticationFailed`] (with `out` zeroed) if the integrity check fails.
     pub fn unwrap(&self, wrapped: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        if !wrapped.len().is_multiple_of(SEMIBLOCK) {
-            return Err(Error::NotWholeBlocks {
-                len: wrapped.len(),
-                block: SEMIBLOCK,
-            });
-        }
-        if wrapped.len() < 3 * SEMIBLOCK {
-            return Err(Error::TooShort {
-                what: "kw wrapped key (24 bytes at least)",
-            });
-        }
-        let n = wrapped.len() - SEMIBLOCK;
-        if out.len() < n {
-            return Err(out_short());
-        }
+        let n = unwrapped_len(wrapped, 3, "kw wrapped key (24 bytes at least)", out.len())?;
         let mut a = [0u8; 8];
         a.copy_from_slice(&wrapped[..8]);
         out[..n].copy_from_slice(&wrapped[8..]);
@@ -165,6 +151,31 @@ impl<C: BlockCipher> Kw<C> {
         }
         Ok(n)
     }
+}
+
+/// The length of what `wrapped` unwraps to (`wrapped.len() - 8`), after checking that
+/// `wrapped` is whole semiblocks, at least `min` of them (else `TooShort` saying `what`),
+/// and that `out_len` bytes of room hold the result.
+fn unwrapped_len(
+    wrapped: &[u8],
+    min: usize,
+    what: &'static str,
+    out_len: usize,
+) -> Result<usize, Error> {
+    if !wrapped.len().is_multiple_of(SEMIBLOCK) {
+        return Err(Error::NotWholeBlocks {
+            len: wrapped.len(),
+            block: SEMIBLOCK,
+        });
+    }
+    if wrapped.len() < min * SEMIBLOCK {
+        return Err(Error::TooShort { what });
+    }
+    let n = wrapped.len() - SEMIBLOCK;
+    if out_len < n {
+        return Err(out_short());
+    }
+    Ok(n)
 }
 
 /// KWP (RFC 5649) with a fixed key-encryption key.
@@ -224,21 +235,7 @@ impl<C: BlockCipher> Kwp<C> {
     /// [`Error::AuthenticationFailed`] (with `out` zeroed) if the integrity value, the
     /// length indicator or the zero padding is wrong.
     pub fn unwrap(&self, wrapped: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        if !wrapped.len().is_multiple_of(SEMIBLOCK) {
-            return Err(Error::NotWholeBlocks {
-                len: wrapped.len(),
-                block: SEMIBLOCK,
-            });
-        }
-        if wrapped.len() < 2 * SEMIBLOCK {
-            return Err(Error::TooShort {
-                what: "kwp wrapped key (16 bytes at least)",
-            });
-        }
-        let n = wrapped.len() - SEMIBLOCK;
-        if out.len() < n {
-            return Err(out_short());
-        }
+        let n = unwrapped_len(wrapped, 2, "kwp wrapped key (16 bytes at least)", out.len())?;
         let mut a = [0u8; 8];
         if n == 8 {
             let mut b = [0u8; 16];
