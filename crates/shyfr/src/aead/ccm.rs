@@ -29,7 +29,7 @@
 //! assert_eq!(&buf, b"sensor reading 42");
 //! ```
 
-use super::{check_same_len, xor_in_place, xor_to, Tag};
+use super::{check_same_len, xor_in_place, xor_to, Msg, Tag};
 use crate::block::aes::{self, Aes};
 use crate::block::InOutBuf;
 use crate::mode::BlockModes;
@@ -227,14 +227,8 @@ impl<'c, C: BlockModes> Mac<'c, C> {
     }
 }
 
-fn seal<C: BlockModes>(
-    cipher: &C,
-    tag_len: usize,
-    nonce: &[u8],
-    aad: &[u8],
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-) -> Result<Tag, Error> {
+fn seal<C: BlockModes>(cipher: &C, tag_len: usize, m: Msg<'_>) -> Result<Tag, Error> {
+    let (nonce, aad, src, dst) = (m.nonce, m.aad, m.src, m.dst);
     check_same_len(src, dst)?;
     let p = Params::new(nonce, dst.len())?;
     let mut mac = Mac::start(cipher, &p, p.b0(!aad.is_empty(), tag_len, dst.len()))?;
@@ -246,15 +240,8 @@ fn seal<C: BlockModes>(
     Ok(tag)
 }
 
-fn open<C: BlockModes>(
-    cipher: &C,
-    tag_len: usize,
-    nonce: &[u8],
-    aad: &[u8],
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-    tag: &[u8],
-) -> Result<(), Error> {
+fn open<C: BlockModes>(cipher: &C, tag_len: usize, m: Msg<'_>, tag: &[u8]) -> Result<(), Error> {
+    let (nonce, aad, src, dst) = (m.nonce, m.aad, m.src, m.dst);
     let r = (|| {
         check_same_len(src, dst)?;
         if tag.len() != tag_len {
@@ -284,58 +271,24 @@ fn open<C: BlockModes>(
 /// The AEAD verbs, the same on every CCM type; `$parts` gives `(&cipher, tag_len)`.
 macro_rules! ccm_verbs {
     ($self:ident => $parts:expr) => {
-        /// Encrypts `buf` in place and returns the tag (SP 800-38C 6.1).
-        ///
-        /// Errors (nothing written): [`Error::InvalidNonceLength`] unless the nonce has 7 to
-        /// 13 bytes, [`Error::TooLong`] for a message too long for that nonce length.
-        pub fn seal_in_place(
-            &$self,
-            nonce: &[u8],
-            aad: &[u8],
-            buf: &mut [u8],
-        ) -> Result<Tag, Error> {
+        fn seal_msg(&$self, m: Msg<'_>) -> Result<Tag, Error> {
             let (c, t) = $parts;
-            seal(c, t, nonce, aad, None, buf)
+            seal(c, t, m)
         }
 
-        /// Encrypts `plaintext` into `ciphertext` (same length) and returns the tag.
-        pub fn seal_to(
-            &$self,
-            nonce: &[u8],
-            aad: &[u8],
-            plaintext: &[u8],
-            ciphertext: &mut [u8],
-        ) -> Result<Tag, Error> {
+        fn open_msg(&$self, m: Msg<'_>, tag: &[u8]) -> Result<(), Error> {
             let (c, t) = $parts;
-            seal(c, t, nonce, aad, Some(plaintext), ciphertext)
+            open(c, t, m, tag)
         }
 
-        /// Decrypts `buf` in place and verifies `tag` in constant time (SP 800-38C 6.2).
-        /// On any error `buf` is left all zero.
-        pub fn open_in_place(
-            &$self,
-            nonce: &[u8],
-            aad: &[u8],
-            buf: &mut [u8],
-            tag: &[u8],
-        ) -> Result<(), Error> {
-            let (c, t) = $parts;
-            open(c, t, nonce, aad, None, buf, tag)
-        }
-
-        /// Decrypts `ciphertext` into `plaintext` (same length) and verifies `tag`. On any
-        /// error `plaintext` is left all zero.
-        pub fn open_to(
-            &$self,
-            nonce: &[u8],
-            aad: &[u8],
-            ciphertext: &[u8],
-            tag: &[u8],
-            plaintext: &mut [u8],
-        ) -> Result<(), Error> {
-            let (c, t) = $parts;
-            open(c, t, nonce, aad, Some(ciphertext), plaintext, tag)
-        }
+        aead_verbs!(
+            seal: "Encrypts `buf` in place and returns the tag (SP 800-38C 6.1).\n\n\
+                   Errors (nothing written): [`Error::InvalidNonceLength`] unless the nonce \
+                   has 7 to 13 bytes, [`Error::TooLong`] for a message too long for that \
+                   nonce length.",
+            open: "Decrypts `buf` in place and verifies `tag` in constant time \
+                   (SP 800-38C 6.2). On any error `buf` is left all zero."
+        );
     };
 }
 

@@ -39,6 +39,89 @@
 //! assert_eq!(buf, [0u8; 14]);
 //! ```
 
+/// The four AEAD verbs with the same signatures on every AEAD type (GCM, CCM): each
+/// builds a [`Msg`] and hands it to the type's own `seal_msg(&self, Msg) -> Result<Tag>`
+/// and `open_msg(&self, Msg, tag) -> Result<()>`. `$seal_doc` and `$open_doc` are the
+/// first paragraphs of the in-place verbs' documentation (the standard, the errors).
+macro_rules! aead_verbs {
+    (seal: $seal_doc:literal, open: $open_doc:literal) => {
+        #[doc = $seal_doc]
+        pub fn seal_in_place(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            buf: &mut [u8],
+        ) -> Result<$crate::aead::Tag, $crate::Error> {
+            let (src, dst) = (None, buf);
+            self.seal_msg($crate::aead::Msg {
+                nonce,
+                aad,
+                src,
+                dst,
+            })
+        }
+
+        /// Encrypts `plaintext` into `ciphertext` (same length) and returns the tag.
+        pub fn seal_to(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            plaintext: &[u8],
+            ciphertext: &mut [u8],
+        ) -> Result<$crate::aead::Tag, $crate::Error> {
+            let (src, dst) = (Some(plaintext), ciphertext);
+            self.seal_msg($crate::aead::Msg {
+                nonce,
+                aad,
+                src,
+                dst,
+            })
+        }
+
+        #[doc = $open_doc]
+        pub fn open_in_place(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            buf: &mut [u8],
+            tag: &[u8],
+        ) -> Result<(), $crate::Error> {
+            let (src, dst) = (None, buf);
+            self.open_msg(
+                $crate::aead::Msg {
+                    nonce,
+                    aad,
+                    src,
+                    dst,
+                },
+                tag,
+            )
+        }
+
+        /// Verifies `tag` and decrypts `ciphertext` into `plaintext` (same length). On any
+        /// error `plaintext` is left all zero.
+        pub fn open_to(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            ciphertext: &[u8],
+            tag: &[u8],
+            plaintext: &mut [u8],
+        ) -> Result<(), $crate::Error> {
+            let (src, dst) = (Some(ciphertext), plaintext);
+            self.open_msg(
+                $crate::aead::Msg {
+                    nonce,
+                    aad,
+                    src,
+                    dst,
+                },
+                tag,
+            )
+        }
+    };
+}
+
 pub mod aes_gcm;
 pub mod ccm;
 pub mod chunked;
@@ -128,6 +211,15 @@ impl fmt::Debug for Tag {
         }
         f.write_str(")")
     }
+}
+
+/// One AEAD message as the verbs hand it on: the nonce, the associated data, and the data,
+/// `dst` written from `src` when given (same length), else in place.
+pub(crate) struct Msg<'a> {
+    pub(crate) nonce: &'a [u8],
+    pub(crate) aad: &'a [u8],
+    pub(crate) src: Option<&'a [u8]>,
+    pub(crate) dst: &'a mut [u8],
 }
 
 /// [`Error::LengthMismatch`] when an input `src` is given and its length is not `dst`'s.

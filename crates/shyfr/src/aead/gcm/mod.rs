@@ -86,7 +86,7 @@ mod stream;
 
 use zeroize::Zeroize;
 
-use super::{ghash, Tag, MAX_TAG_LEN};
+use super::{ghash, Msg, Tag, MAX_TAG_LEN};
 use crate::block::BlockCipher;
 use crate::Error;
 
@@ -168,11 +168,9 @@ pub(crate) fn seal(
     core: &dyn Core,
     par: ParCore<'_>,
     tag_len: usize,
-    nonce: &[u8],
-    aad: &[u8],
-    src: Option<&[u8]>,
-    dst: &mut [u8],
+    m: Msg<'_>,
 ) -> Result<Tag, Error> {
+    let (nonce, aad, src, dst) = (m.nonce, m.aad, m.src, m.dst);
     if let Some(mut full) = one_pass(core, false, nonce, aad, src, dst) {
         let tag = Tag::truncated(&full, tag_len);
         full.zeroize();
@@ -208,17 +206,14 @@ fn one_pass(
     Some(core.one_pass(decrypt, nonce, aad, dst))
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn open(
     core: &dyn Core,
     par: ParCore<'_>,
     tag_len: usize,
-    nonce: &[u8],
-    aad: &[u8],
-    src: Option<&[u8]>,
-    dst: &mut [u8],
+    m: Msg<'_>,
     tag: &[u8],
 ) -> Result<(), Error> {
+    let (nonce, aad, src, dst) = (m.nonce, m.aad, m.src, m.dst);
     let r = (|| {
         if tag.len() != tag_len {
             return Err(Error::InvalidTagLength { got: tag.len() });
@@ -259,74 +254,41 @@ pub(crate) fn check_tag_len(len: usize, short: bool) -> Result<u8, Error> {
 /// The AEAD verbs, the same on every GCM type; `$core` turns `&self` into `&dyn Core`.
 macro_rules! gcm_verbs {
     ($self:ident => $core:expr) => {
-        /// Encrypts `buf` in place and returns the tag (SP 800-38D algorithm 4).
-        ///
-        /// Errors (nothing written): [`Error::InvalidNonceLength`](crate::Error::InvalidNonceLength) for an empty nonce,
-        /// [`Error::TooLong`](crate::Error::TooLong) for a message or AAD beyond the limits.
-        pub fn seal_in_place(
-            &$self,
-            nonce: &[u8],
-            aad: &[u8],
-            buf: &mut [u8],
-        ) -> Result<$crate::aead::Tag, $crate::Error> {
+        fn seal_msg(&$self, m: $crate::aead::Msg<'_>) -> Result<$crate::aead::Tag, $crate::Error> {
             let (core, tl, par) = $core;
-            $crate::aead::gcm::seal(core, par, tl, nonce, aad, None, buf)
+            $crate::aead::gcm::seal(core, par, tl, m)
         }
 
-        /// Encrypts `plaintext` into `ciphertext` (same length) and returns the tag.
-        pub fn seal_to(
-            &$self,
-            nonce: &[u8],
-            aad: &[u8],
-            plaintext: &[u8],
-            ciphertext: &mut [u8],
-        ) -> Result<$crate::aead::Tag, $crate::Error> {
+        fn open_msg(&$self, m: $crate::aead::Msg<'_>, tag: &[u8]) -> Result<(), $crate::Error> {
             let (core, tl, par) = $core;
-            $crate::aead::gcm::seal(core, par, tl, nonce, aad, Some(plaintext), ciphertext)
+            $crate::aead::gcm::open(core, par, tl, m, tag)
         }
 
-        /// Verifies `tag` (in constant time) and decrypts `buf` in place (SP 800-38D
-        /// algorithm 5).
-        ///
-        /// On any error — [`Error::AuthenticationFailed`](crate::Error::AuthenticationFailed), a tag of the wrong length
-        /// ([`Error::InvalidTagLength`](crate::Error::InvalidTagLength)), a bad nonce or a length beyond the limits — `buf`
-        /// is left all zero.
-        pub fn open_in_place(
-            &$self,
-            nonce: &[u8],
-            aad: &[u8],
-            buf: &mut [u8],
-            tag: &[u8],
-        ) -> Result<(), $crate::Error> {
-            let (core, tl, par) = $core;
-            $crate::aead::gcm::open(core, par, tl, nonce, aad, None, buf, tag)
-        }
-
-        /// Verifies `tag` and decrypts `ciphertext` into `plaintext` (same length). On any
-        /// error `plaintext` is left all zero.
-        pub fn open_to(
-            &$self,
-            nonce: &[u8],
-            aad: &[u8],
-            ciphertext: &[u8],
-            tag: &[u8],
-            plaintext: &mut [u8],
-        ) -> Result<(), $crate::Error> {
-            let (core, tl, par) = $core;
-            $crate::aead::gcm::open(core, par, tl, nonce, aad, Some(ciphertext), plaintext, tag)
-        }
+        aead_verbs!(
+            seal: "Encrypts `buf` in place and returns the tag (SP 800-38D algorithm 4).\n\n\
+                   Errors (nothing written): [`Error::InvalidNonceLength`](crate::Error::InvalidNonceLength) \
+                   for an empty nonce, [`Error::TooLong`](crate::Error::TooLong) for a message \
+                   or AAD beyond the limits.",
+            open: "Verifies `tag` (in constant time) and decrypts `buf` in place \
+                   (SP 800-38D algorithm 5).\n\n\
+                   On any error — [`Error::AuthenticationFailed`](crate::Error::AuthenticationFailed), \
+                   a tag of the wrong length ([`Error::InvalidTagLength`](crate::Error::InvalidTagLength)), \
+                   a bad nonce or a length beyond the limits — `buf` is left all zero."
+        );
 
         /// GMAC: the tag of `data` authenticated but not encrypted (GCM with `data` as AAD
         /// and an empty plaintext).
         pub fn gmac(&$self, nonce: &[u8], data: &[u8]) -> Result<$crate::aead::Tag, $crate::Error> {
             let (core, tl, _) = $core;
-            $crate::aead::gcm::seal(core, None, tl, nonce, data, None, &mut [])
+            let m = $crate::aead::Msg { nonce, aad: data, src: None, dst: &mut [] };
+            $crate::aead::gcm::seal(core, None, tl, m)
         }
 
         /// GMAC verification, in constant time: `Ok` when `tag` is the GMAC of `data`.
         pub fn gmac_verify(&$self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), $crate::Error> {
             let (core, tl, _) = $core;
-            $crate::aead::gcm::open(core, None, tl, nonce, data, None, &mut [], tag)
+            let m = $crate::aead::Msg { nonce, aad: data, src: None, dst: &mut [] };
+            $crate::aead::gcm::open(core, None, tl, m, tag)
         }
 
         /// Starts a streaming encryption (or streaming GMAC) under `nonce`.
