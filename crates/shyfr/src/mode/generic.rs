@@ -83,21 +83,51 @@ pub(crate) fn ctr<C: BlockCipher + ?Sized>(
     })
 }
 
-pub(crate) fn cbc_encrypt<C: BlockCipher + ?Sized>(
+/// The serial feedback modes, one block at a time through the chaining value `iv`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Feedback {
+    /// CBC encryption: the input block is XORed in before the cipher.
+    Cbc,
+    /// CFB encryption: after it, the ciphertext fed back.
+    Cfb,
+    /// OFB: the cipher's output is the keystream and is fed back.
+    Ofb,
+}
+
+#[inline(always)]
+fn feedback<C: BlockCipher + ?Sized>(
     c: &C,
     iv: &mut [u8],
     mut data: InOutBuf<'_>,
+    mode: Feedback,
 ) -> Result<(), Error> {
     check::<C>(iv.len(), data.len())?;
     let b = C::BLOCK_LEN;
     let mut off = 0;
     while off < data.len() {
-        xor_in(iv, &data.input()[off..off + b]);
+        if mode == Feedback::Cbc {
+            xor_in(iv, &data.input()[off..off + b]);
+        }
         c.encrypt_blocks(iv)?;
-        data.write_at(off, iv);
+        match mode {
+            Feedback::Cbc => data.write_at(off, iv),
+            Feedback::Cfb => {
+                xor_in(iv, &data.input()[off..off + b]);
+                data.write_at(off, iv);
+            }
+            Feedback::Ofb => data.xor_at(off, iv),
+        }
         off += b;
     }
     Ok(())
+}
+
+pub(crate) fn cbc_encrypt<C: BlockCipher + ?Sized>(
+    c: &C,
+    iv: &mut [u8],
+    data: InOutBuf<'_>,
+) -> Result<(), Error> {
+    feedback(c, iv, data, Feedback::Cbc)
 }
 
 pub(crate) fn cbc_decrypt<C: BlockCipher + ?Sized>(
@@ -125,18 +155,9 @@ pub(crate) fn cbc_decrypt<C: BlockCipher + ?Sized>(
 pub(crate) fn cfb_encrypt<C: BlockCipher + ?Sized>(
     c: &C,
     iv: &mut [u8],
-    mut data: InOutBuf<'_>,
+    data: InOutBuf<'_>,
 ) -> Result<(), Error> {
-    check::<C>(iv.len(), data.len())?;
-    let b = C::BLOCK_LEN;
-    let mut off = 0;
-    while off < data.len() {
-        c.encrypt_blocks(iv)?;
-        xor_in(iv, &data.input()[off..off + b]);
-        data.write_at(off, iv);
-        off += b;
-    }
-    Ok(())
+    feedback(c, iv, data, Feedback::Cfb)
 }
 
 pub(crate) fn cfb_decrypt<C: BlockCipher + ?Sized>(
@@ -160,17 +181,9 @@ pub(crate) fn cfb_decrypt<C: BlockCipher + ?Sized>(
 pub(crate) fn ofb<C: BlockCipher + ?Sized>(
     c: &C,
     iv: &mut [u8],
-    mut data: InOutBuf<'_>,
+    data: InOutBuf<'_>,
 ) -> Result<(), Error> {
-    check::<C>(iv.len(), data.len())?;
-    let b = C::BLOCK_LEN;
-    let mut off = 0;
-    while off < data.len() {
-        c.encrypt_blocks(iv)?;
-        data.xor_at(off, iv);
-        off += b;
-    }
-    Ok(())
+    feedback(c, iv, data, Feedback::Ofb)
 }
 
 pub(crate) fn cbc_mac<C: BlockCipher + ?Sized>(

@@ -284,13 +284,7 @@ impl Core for Engine {
     }
 
     fn ctr_ghash(&self, b: Bulk<'_>) -> Result<(), Error> {
-        let Bulk {
-            decrypt,
-            ctr,
-            y,
-            src,
-            dst,
-        } = b;
+        let (decrypt, ctr, y, src, dst) = (b.decrypt, b.ctr, b.y, b.src, b.dst);
         let mut done = 0;
         if let Some(f) = self.fusion {
             // The kernels' counters do not carry out of the last word: they run only when

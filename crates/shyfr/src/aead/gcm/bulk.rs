@@ -46,13 +46,7 @@ fn ctr_ghash_batches<C: BlockCipher, const KS: usize>(
     gk: &ghash::Key,
     b: Bulk<'_>,
 ) -> Result<(), Error> {
-    let Bulk {
-        decrypt,
-        ctr,
-        y,
-        src,
-        dst,
-    } = b;
+    let (decrypt, ctr, y, src, dst) = (b.decrypt, b.ctr, b.y, b.src, b.dst);
     let n = dst.len() - dst.len() % BLOCK;
     let mut ks = [0u8; KS];
     let mut used = 0;
