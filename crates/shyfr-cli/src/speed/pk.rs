@@ -39,11 +39,7 @@ fn bench_digest() -> [u8; 32] {
 
 /// The backend called `name` (the library's choice for `None`).
 fn backend(alg: &Algorithm, name: Option<&str>) -> Result<Backend, String> {
-    match name {
-        None => Ok(Backend::best()),
-        Some(n) => Backend::from_name(n)
-            .ok_or_else(|| format!("{}: no big-integer backend called '{n}'", alg.name)),
-    }
+    super::setup::pick_backend(alg, name, Backend::best(), Backend::from_name)
 }
 
 /// A new key of `alg`'s size on `backend` (random primes from the operating system).

@@ -416,7 +416,7 @@ pub fn aes_ccm(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<
 
 /// The backend named on the command line (one of the family's, by [`from_name`]), or the
 /// library's choice.
-fn pick_backend<B>(
+pub(super) fn pick_backend<B>(
     alg: &Algorithm,
     backend: Option<&str>,
     best: B,
@@ -737,24 +737,13 @@ pub fn sha_hash(
         Sha224, Sha256, Sha256Backend as B256, Sha384, Sha512, Sha512Backend as B512, Sha512_224,
         Sha512_256,
     };
-    fn pick<B: Copy>(
-        alg: &Algorithm,
-        backend: Option<&str>,
-        best: B,
-        from_name: fn(&str) -> Option<B>,
-    ) -> Result<B, String> {
-        match backend {
-            None => Ok(best),
-            Some(n) => from_name(n).ok_or_else(|| format!("{}: no backend called '{n}'", alg.name)),
-        }
-    }
     let (run, backend) = match alg.name {
         "sha1" => {
-            let b = pick(alg, backend, B1::best(), B1::from_name)?;
+            let b = pick_backend(alg, backend, B1::best(), B1::from_name)?;
             (plain(Sha1::with_backend(b), alg.name)?, b.name())
         }
         "sha224" | "sha256" => {
-            let b = pick(alg, backend, B256::best(), B256::from_name)?;
+            let b = pick_backend(alg, backend, B256::best(), B256::from_name)?;
             let run = if alg.name == "sha224" {
                 plain(Sha224::with_backend(b), alg.name)?
             } else {
@@ -763,7 +752,7 @@ pub fn sha_hash(
             (run, b.name())
         }
         "sha384" | "sha512" | "sha512-224" | "sha512-256" => {
-            let b = pick(alg, backend, B512::best(), B512::from_name)?;
+            let b = pick_backend(alg, backend, B512::best(), B512::from_name)?;
             let run = match alg.name {
                 "sha384" => plain(Sha384::with_backend(b), alg.name)?,
                 "sha512" => plain(Sha512::with_backend(b), alg.name)?,
@@ -800,11 +789,7 @@ pub fn keccak_hash(
         Backend, CShake128, CShake256, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256,
     };
     use shyfr::mac::kmac::{Kmac128, Kmac256};
-    let b = match backend {
-        None => Backend::best(),
-        Some(name) => Backend::from_name(name)
-            .ok_or_else(|| format!("{}: no Keccak backend called '{name}'", alg.name))?,
-    };
+    let b = pick_backend(alg, backend, Backend::best(), Backend::from_name)?;
     let unusable = |e: shyfr::Error| format!("{}: cannot use backend {}: {e}", alg.name, b.name());
     let key = bench_key(alg.key_len);
     let run = match alg.name {
@@ -855,11 +840,7 @@ pub fn keccak_hash(
 pub fn kupyna(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<Prepared, String> {
     use shyfr::hash::kupyna::{Backend, Kupyna256, Kupyna384, Kupyna512};
     use shyfr::mac::kupyna_kmac::KupynaKmac;
-    let b = match backend {
-        None => Backend::best(),
-        Some(name) => Backend::from_name(name)
-            .ok_or_else(|| format!("{}: no Kupyna backend called '{name}'", alg.name))?,
-    };
+    let b = pick_backend(alg, backend, Backend::best(), Backend::from_name)?;
     let run = match alg.name {
         "kupyna-256" => plain(Kupyna256::with_backend(b), alg.name)?,
         "kupyna-384" => plain(Kupyna384::with_backend(b), alg.name)?,
@@ -881,11 +862,8 @@ pub fn kupyna(alg: &Algorithm, backend: Option<&str>, _op: Operation) -> Result<
 /// system) and signs or verifies a fixed digest per pass; the buffer is not used. `shyfr
 /// speed` itself makes one key per row for both operations ([`super::pk`]).
 pub fn rsa(alg: &Algorithm, backend: Option<&str>, op: Operation) -> Result<Prepared, String> {
-    let b = match backend {
-        None => shyfr::arith::bigint::Backend::best(),
-        Some(name) => shyfr::arith::bigint::Backend::from_name(name)
-            .ok_or_else(|| format!("{}: no big-integer backend called '{name}'", alg.name))?,
-    };
+    use shyfr::arith::bigint::Backend;
+    let b = pick_backend(alg, backend, Backend::best(), Backend::from_name)?;
     let key = super::pk::generate(alg, b)?;
     Ok(Prepared {
         backend: key.backend().name(),
