@@ -3,6 +3,35 @@
 //! Every fixed-length hash implements [`Hash`]; HMAC, HKDF and PBKDF2 are generic over it.
 //! Extendable-output functions implement [`Xof`].
 
+/// A `Debug` impl for a hash type with an inherent `backend()`: the type's name and the
+/// backend, nothing of the state.
+macro_rules! debug_with_backend {
+    ($name:ident) => {
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &self.backend())
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+/// `Default` (by the inherent `new`) and [`debug_with_backend!`] for a hash type.
+macro_rules! default_and_debug {
+    ($name:ident) => {
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        debug_with_backend!($name);
+    };
+}
+
+pub(crate) use debug_with_backend;
+
 pub mod gost34311;
 pub mod kupyna;
 pub mod sha1;

@@ -10,6 +10,7 @@ use core::arch::aarch64::*;
 
 use super::K;
 use crate::cpu::aarch64::Sha2Ce;
+use crate::hash::sha2::aarch64_sha2::load_be_words;
 
 /// SHA-1 compression of whole 64-byte blocks into `state`.
 #[inline]
@@ -25,16 +26,7 @@ fn compress_ce(state: &mut [u32; 5], blocks: &[[u8; 64]], _t: Sha2Ce) {
     let mut e = state[4];
     for block in blocks {
         let (abcd_in, e_in) = (abcd, e);
-        let p = block.as_ptr();
-        // SAFETY: `block` is 64 readable bytes.
-        let mut w: [uint32x4_t; 4] = unsafe {
-            [
-                vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p))),
-                vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(16)))),
-                vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(32)))),
-                vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(48)))),
-            ]
-        };
+        let mut w = load_be_words(block);
         for g in 0..20 {
             let wk = vaddq_u32(w[g % 4], vdupq_n_u32(K[g / 5]));
             if (3..19).contains(&g) {

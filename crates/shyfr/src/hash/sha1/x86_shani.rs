@@ -62,24 +62,15 @@ fn compress_shani(state: &mut [u32; 5], blocks: &[[u8; 64]], _t: ShaNi) {
                 w[($g + 1) % 4] = _mm_sha1msg2_epu32(x, w[$g % 4]);
             }};
         }
+        // Groups with the message schedule, in order.
+        macro_rules! groups {
+            ($($g:literal)*) => {{
+                $(group!($g, schedule);)*
+            }};
+        }
         group!(1);
         group!(2);
-        group!(3, schedule);
-        group!(4, schedule);
-        group!(5, schedule);
-        group!(6, schedule);
-        group!(7, schedule);
-        group!(8, schedule);
-        group!(9, schedule);
-        group!(10, schedule);
-        group!(11, schedule);
-        group!(12, schedule);
-        group!(13, schedule);
-        group!(14, schedule);
-        group!(15, schedule);
-        group!(16, schedule);
-        group!(17, schedule);
-        group!(18, schedule);
+        groups!(3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18);
         group!(19);
         e = _mm_sha1nexte_epu32(prev, e_in);
         abcd = _mm_add_epi32(abcd, abcd_in);

@@ -11,6 +11,23 @@ use core::arch::aarch64::*;
 use super::consts::K256;
 use crate::cpu::aarch64::Sha2Ce;
 
+/// A 64-byte block as sixteen big-endian 32-bit words, four per vector (SHA-1 and
+/// SHA-256 message blocks).
+#[inline]
+#[target_feature(enable = "neon")]
+pub(in crate::hash) fn load_be_words(block: &[u8; 64]) -> [uint32x4_t; 4] {
+    let p = block.as_ptr();
+    // SAFETY: `block` is 64 readable bytes.
+    unsafe {
+        [
+            vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p))),
+            vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(16)))),
+            vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(32)))),
+            vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(48)))),
+        ]
+    }
+}
+
 /// SHA-256 compression of whole 64-byte blocks into `state`.
 #[inline]
 pub(super) fn compress(t: Sha2Ce, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
@@ -25,16 +42,7 @@ fn compress_ce(state: &mut [u32; 8], blocks: &[[u8; 64]], _t: Sha2Ce) {
         unsafe { (vld1q_u32(state.as_ptr()), vld1q_u32(state.as_ptr().add(4))) };
     for block in blocks {
         let (abcd_in, efgh_in) = (abcd, efgh);
-        let p = block.as_ptr();
-        // SAFETY: `block` is 64 readable bytes.
-        let mut w: [uint32x4_t; 4] = unsafe {
-            [
-                vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p))),
-                vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(16)))),
-                vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(32)))),
-                vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(48)))),
-            ]
-        };
+        let mut w = load_be_words(block);
         for g in 0..16 {
             // SAFETY: `K256[4 g .. 4 g + 4]` is in bounds (g < 16).
             let k = unsafe { vld1q_u32(K256.as_ptr().add(4 * g)) };

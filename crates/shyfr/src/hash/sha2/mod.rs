@@ -37,7 +37,7 @@ pub(in crate::hash) mod md;
 mod soft;
 
 #[cfg(target_arch = "aarch64")]
-mod aarch64_sha2;
+pub(in crate::hash) mod aarch64_sha2;
 #[cfg(target_arch = "aarch64")]
 mod aarch64_sha512;
 #[cfg(target_arch = "x86_64")]
@@ -46,8 +46,6 @@ mod x86_avx2;
 mod x86_avx512;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
-
-use core::fmt;
 
 use self::consts::*;
 use self::md::BlockBuffer;
@@ -310,19 +308,7 @@ macro_rules! sha2_type {
             }
         }
 
-        impl Default for $name {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend())
-                    .finish_non_exhaustive()
-            }
-        }
+        default_and_debug!($name);
 
         impl Hash for $name {
             const NAME: &'static str = $alg;

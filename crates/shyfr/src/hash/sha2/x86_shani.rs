@@ -81,21 +81,16 @@ fn compress_shani(state: &mut [u32; 8], blocks: &[[u8; 64]], _t: ShaNi) {
                 w[($g + 1) % 4] = _mm_sha256msg2_epu32(x, w[$g % 4]);
             }};
         }
+        // Groups with the message schedule, in order.
+        macro_rules! groups {
+            ($($g:literal)*) => {{
+                $(group!($g, schedule);)*
+            }};
+        }
         group!(0);
         group!(1);
         group!(2);
-        group!(3, schedule);
-        group!(4, schedule);
-        group!(5, schedule);
-        group!(6, schedule);
-        group!(7, schedule);
-        group!(8, schedule);
-        group!(9, schedule);
-        group!(10, schedule);
-        group!(11, schedule);
-        group!(12, schedule);
-        group!(13, schedule);
-        group!(14, schedule);
+        groups!(3 4 5 6 7 8 9 10 11 12 13 14);
         group!(15);
         abef = _mm_add_epi32(abef, abef_in);
         cdgh = _mm_add_epi32(cdgh, cdgh_in);

@@ -194,19 +194,7 @@ macro_rules! sha3_hash {
             }
         }
 
-        impl Default for $name {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend())
-                    .finish_non_exhaustive()
-            }
-        }
+        default_and_debug!($name);
 
         impl Hash for $name {
             const NAME: &'static str = $label;
@@ -288,13 +276,7 @@ impl fmt::Debug for ShakeReader {
 /// with inherent `update`, `finalize_xof` (to a [`ShakeReader`]) and `backend`.
 macro_rules! xof_impls {
     ($name:ident) => {
-        impl core::fmt::Debug for $name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend())
-                    .finish_non_exhaustive()
-            }
-        }
+        crate::hash::debug_with_backend!($name);
 
         impl $crate::hash::Xof for $name {
             type Reader = $crate::hash::sha3::ShakeReader;
