@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{aes_backends, passed, read_rsp};
+use common::{aes_backends, aes_key, passed, read_rsp};
 use proptest::prelude::*;
 use shyfr::aes::{Aes, Aes128, Aes192, Aes256, Backend};
 use shyfr::Error;
@@ -153,8 +153,7 @@ proptest! {
     /// Every available backend gives the same answer as the portable one.
     #[test]
     fn backends_equal_soft(
-        key in prop::sample::select(vec![16usize, 24, 32])
-            .prop_flat_map(|n| prop::collection::vec(any::<u8>(), n)),
+        key in aes_key(),
         blocks in 0usize..80,
         seed in any::<u8>(),
     ) {

@@ -8,7 +8,7 @@
 mod common;
 mod modes_common;
 
-use common::aes_backends;
+use common::{aes_backends, aes_key};
 use modes_common::{pattern, Plain};
 use proptest::prelude::*;
 use shyfr::aes::{Aes, Backend};
@@ -138,8 +138,7 @@ proptest! {
     /// the wrap) and lengths: every backend's `ccm_blocks` equals the default composition.
     #[test]
     fn random_inputs_match_default(
-        key in prop::sample::select(vec![16usize, 24, 32])
-            .prop_flat_map(|n| prop::collection::vec(any::<u8>(), n)),
+        key in aes_key(),
         mac in prop::array::uniform16(any::<u8>()),
         prefix in prop::array::uniform16(any::<u8>()),
         low in prop_oneof![any::<u32>(), (u32::MAX - 200)..=u32::MAX],

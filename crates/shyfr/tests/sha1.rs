@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{data, edge_message, monte_records, passed, read_rsp};
+use common::{data, edge_message, monte_records, passed, read_rsp, shavs_msg};
 use proptest::prelude::*;
 use shyfr::hash::sha1::{Backend, Sha1};
 use shyfr::hash::Hash;
@@ -41,17 +41,9 @@ fn run_msg_file(file: &str, count: usize) {
         let mut n = 0;
         for r in &recs {
             assert_eq!(r.section.replace(' ', ""), "L=20", "{file} line {}", r.line);
-            let bits: usize = r.fields["Len"].parse().unwrap();
-            assert_eq!(bits % 8, 0, "{file} line {}: not byte-oriented", r.line);
-            // `Len = 0` is the empty message, written `Msg = 00`.
-            let msg = &r.hex("Msg")[..bits / 8];
-            let md = r.hex("MD");
-            let what = format!(
-                "{file} line {} ({} bytes) backend {}",
-                r.line,
-                bits / 8,
-                b.name()
-            );
+            let (msg, md, at) = shavs_msg(r, file);
+            let msg = &msg[..];
+            let what = format!("{at} backend {}", b.name());
             assert_eq!(hex::encode(digest_on(b, msg)), hex::encode(&md), "{what}");
             let mut h = on(b);
             let (x, y) = msg.split_at(msg.len() / 3);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{data, edge_message, monte_records, note_exercised, read_rsp};
+use common::{data, edge_message, monte_records, note_exercised, read_rsp, shavs_msg};
 use proptest::prelude::*;
 use shyfr::hash::sha2::{
     Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512Backend, Sha512_224, Sha512_256,
@@ -104,17 +104,9 @@ fn run_msg_file<H: Tested>(kind: &str) {
                 "{file} line {}",
                 r.line
             );
-            let bits: usize = r.fields["Len"].parse().unwrap();
-            assert_eq!(bits % 8, 0, "{file} line {}: not byte-oriented", r.line);
-            // `Len = 0` is the empty message, written `Msg = 00`.
-            let msg = &r.hex("Msg")[..bits / 8];
-            let md = r.hex("MD");
-            let what = format!(
-                "{file} line {} ({} bytes) backend {}",
-                r.line,
-                bits / 8,
-                H::name(b)
-            );
+            let (msg, md, at) = shavs_msg(r, &file);
+            let msg = &msg[..];
+            let what = format!("{at} backend {}", H::name(b));
 
             let mut h = H::on(b);
             h.update(msg);

@@ -148,6 +148,23 @@ pub fn edge_message(edges: &'static [usize]) -> impl proptest::strategy::Strateg
     ]
 }
 
+/// Random AES keys of every length (16, 24 or 32 bytes), for property tests.
+pub fn aes_key() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    prop::sample::select(vec![16usize, 24, 32])
+        .prop_flat_map(|n| prop::collection::vec(any::<u8>(), n))
+}
+
+/// A SHAVS message record (byte-oriented): the message (`Len` bits of `Msg`; `Len = 0` is
+/// the empty message, written `Msg = 00`), the digest `MD`, and where it is for messages.
+pub fn shavs_msg(r: &Record, file: &str) -> (Vec<u8>, Vec<u8>, String) {
+    let bits: usize = r.fields["Len"].parse().unwrap();
+    assert_eq!(bits % 8, 0, "{file} line {}: not byte-oriented", r.line);
+    let msg = r.hex("Msg")[..bits / 8].to_vec();
+    let at = format!("{file} line {} ({} bytes)", r.line, bits / 8);
+    (msg, r.hex("MD"), at)
+}
+
 /// A block cipher with 8-byte blocks that does nothing: for checking that modes which need
 /// 16-byte (or other) blocks refuse it.
 pub struct Toy8;
