@@ -7,8 +7,12 @@ a Markdown table with the ratio B / A. The peers in each run are ignored here: t
 "did a change make shyfr slower", with the machine's noise handled by alternating and by
 best-of. Rows that only one binary has are left out.
 
+With `--speed ROWS` the two binaries are `shyfr` commands instead, run as `shyfr speed
+--json` over the comma-separated ROWS (for rows `shyfr-bench` does not have: Kalyna, GOST,
+DES, Kupyna, or a backend chosen by `SHYFR_CPU`).
+
 Usage: scripts/bench-ab.py A_BIN B_BIN [--rounds 3] [--seconds 0.002 | --per-call N] [--trials 2]
-                           [--only ROWS] [--sizes 16,64,256,1024,8192,16384]
+                           [--only ROWS] [--sizes 16,64,256,1024,8192,16384] [--speed ROWS]
 """
 import argparse
 import json
@@ -17,7 +21,17 @@ import subprocess
 import tempfile
 
 
+def run_speed(binary, args):
+    cmd = [binary, "speed", "--json", "--seconds", str(args.seconds), "--trials",
+           str(args.trials), "--sizes", args.sizes] + args.speed.split(",")
+    data = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    return {(r["algorithm"] + (" dec" if r["operation"] == "decrypt" else ""), r["size"]):
+            r["bytes_per_second"] / 1e6 for r in data["results"]}
+
+
 def run(binary, args):
+    if args.speed:
+        return run_speed(binary, args)
     with tempfile.TemporaryDirectory() as d:
         timing = (["--per-call", str(args.per_call)] if args.per_call
                   else ["--seconds", str(args.seconds)])
@@ -46,6 +60,7 @@ def main():
     p.add_argument("--trials", type=int, default=2)
     p.add_argument("--only", default="")
     p.add_argument("--sizes", default="16,64,256,1024,8192,16384")
+    p.add_argument("--speed", default="", help="shyfr speed rows (A and B are shyfr binaries)")
     args = p.parse_args()
     best = [{}, {}]
     for _ in range(args.rounds):

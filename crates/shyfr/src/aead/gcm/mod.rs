@@ -164,6 +164,7 @@ pub(crate) type ParCore<'a> = Option<&'a (dyn Core + Sync)>;
 /// 512 KiB; slower engines (AES-NI, ARMv8, portable) gain earlier, never later.
 pub const PARALLEL_MIN_LEN: usize = 512 << 10;
 
+#[inline]
 pub(crate) fn seal(
     core: &dyn Core,
     par: ParCore<'_>,
@@ -206,6 +207,7 @@ fn one_pass(
     Some(core.one_pass(decrypt, nonce, aad, dst))
 }
 
+#[inline]
 pub(crate) fn open(
     core: &dyn Core,
     par: ParCore<'_>,
