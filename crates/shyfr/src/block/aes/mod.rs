@@ -426,6 +426,15 @@ macro_rules! sized_aes {
             fn xts_decrypt_blocks(&self, t: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
                 self.0.xts_decrypt_blocks(t, d)
             }
+            fn xts_unit_blocks(
+                &self,
+                tc: &Self,
+                t: &[u8],
+                d: InOutBuf<'_>,
+                decrypt: bool,
+            ) -> Result<(), Error> {
+                self.0.xts_unit_blocks(&tc.0, t, d, decrypt)
+            }
             fn ccm_blocks(
                 &self,
                 mac: &mut [u8],
