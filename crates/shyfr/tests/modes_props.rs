@@ -943,3 +943,131 @@ fn xts_wide_blocks() {
     check::<32>();
     check::<64>();
 }
+
+/// The short paths (one kernel call for a few blocks): `ctr_blocks` next to a wrap of
+/// the counter's last word (where the short path must hand over to the general one) and
+/// `xts_unit_blocks` (tweak encryption fused with the unit) equal the portable defaults,
+/// chaining value included, for 0 ..= 3 x 32 + 1 blocks, under every backend; keys of
+/// different lengths for the two XTS halves take the two-call path and agree too.
+#[test]
+fn short_paths_equal_portable() {
+    let mut ctr_cases = 0usize;
+    let mut xts_cases = 0usize;
+    for b in aes_backends() {
+        for klen in [16usize, 24, 32] {
+            let key = pattern(klen, 7);
+            let aes = Aes::with_backend(&key, b).unwrap();
+            let plain = Plain(Aes::with_backend(&key, Backend::Soft).unwrap());
+            for n in 0..=MAX_BLOCKS {
+                let data = pattern(16 * n, n as u8);
+                // Last word: far from a wrap, and 0..=9 values before it.
+                let lows = [7u32, u32::MAX - 9, u32::MAX - 8, u32::MAX - 1, u32::MAX];
+                for (low, counter_len) in lows.iter().flat_map(|&l| [(l, 4usize), (l, 16)]) {
+                    let mut c1 = [0xabu8; 16];
+                    c1[12..].copy_from_slice(&low.to_be_bytes());
+                    let mut c2 = c1;
+                    let (mut o1, mut o2) = (data.clone(), data.clone());
+                    aes.ctr_blocks(&mut c1, counter_len, InOutBuf::in_place(&mut o1))
+                        .unwrap();
+                    plain
+                        .ctr_blocks(&mut c2, counter_len, InOutBuf::in_place(&mut o2))
+                        .unwrap();
+                    let what = format!("{b:?} AES-{} ctr {n} blocks low {low:#x}", 8 * klen);
+                    assert_eq!((c1, &o1), (c2, &o2), "{what} /{counter_len}");
+                    ctr_cases += 1;
+                }
+                let tkey = pattern(klen, 8);
+                let tw = pattern(16, n as u8 ^ 0x5a);
+                let t_aes = Aes::with_backend(&tkey, b).unwrap();
+                let t_plain = Plain(Aes::with_backend(&tkey, Backend::Soft).unwrap());
+                // A tweak key of another length: the two-call path.
+                let other = if klen == 32 { 16 } else { 32 };
+                let t_aes_other = Aes::with_backend(&pattern(other, 8), b).unwrap();
+                let t_plain_other =
+                    Plain(Aes::with_backend(&pattern(other, 8), Backend::Soft).unwrap());
+                for dec in [false, true] {
+                    let (mut o1, mut o2) = (data.clone(), data.clone());
+                    aes.xts_unit_blocks(&t_aes, &tw, InOutBuf::in_place(&mut o1), dec)
+                        .unwrap();
+                    plain
+                        .xts_unit_blocks(&t_plain, &tw, InOutBuf::in_place(&mut o2), dec)
+                        .unwrap();
+                    let what = format!("{b:?} AES-{} xts unit {n} blocks dec {dec}", 8 * klen);
+                    assert_eq!(o1, o2, "{what}");
+                    if n > 0 {
+                        assert_ne!(o1, data, "{what}: unchanged");
+                    }
+                    // The same unit through the one-block tweak call and the bulk call.
+                    let mut t = [0u8; 16];
+                    t.copy_from_slice(&tw);
+                    t_aes.encrypt_block(&mut t);
+                    let mut o3 = data.clone();
+                    if dec {
+                        aes.xts_decrypt_blocks(&mut t, InOutBuf::in_place(&mut o3))
+                    } else {
+                        aes.xts_encrypt_blocks(&mut t, InOutBuf::in_place(&mut o3))
+                    }
+                    .unwrap();
+                    assert_eq!(o1, o3, "{what} against the two calls");
+                    let (mut o1, mut o2) = (data.clone(), data.clone());
+                    aes.xts_unit_blocks(&t_aes_other, &tw, InOutBuf::in_place(&mut o1), dec)
+                        .unwrap();
+                    plain
+                        .xts_unit_blocks(&t_plain_other, &tw, InOutBuf::in_place(&mut o2), dec)
+                        .unwrap();
+                    assert_eq!(o1, o2, "{what} tweak key of {other} bytes");
+                    xts_cases += 1;
+                }
+            }
+            // Bad input: a tweak that is not one block, data that is not whole blocks.
+            let mut buf = [0u8; 32];
+            assert!(matches!(
+                aes.xts_unit_blocks(&aes, &[0u8; 15], InOutBuf::in_place(&mut buf), false),
+                Err(Error::InvalidNonceLength { .. })
+            ));
+            assert!(matches!(
+                aes.xts_unit_blocks(&aes, &[0u8; 16], InOutBuf::in_place(&mut buf[..17]), true),
+                Err(Error::NotWholeBlocks { .. })
+            ));
+            assert_eq!(buf, [0u8; 32], "untouched on error");
+        }
+    }
+    let per_backend = 3 * (MAX_BLOCKS + 1);
+    assert_eq!(ctr_cases, aes_backends().len() * per_backend * 10);
+    assert_eq!(xts_cases, aes_backends().len() * per_backend * 2);
+}
+
+/// `Ctr` keeps the IV and a block index and derives the counter block from them: seeking
+/// to any byte (across a wrap of the last word, both counter lengths) and reading on, in
+/// short and long pieces, gives the one-shot keystream.
+#[test]
+fn ctr_seek_then_read_equals_one_shot() {
+    let mut checked = 0usize;
+    for b in aes_backends() {
+        let aes = Aes::with_backend(&[9u8; 32], b).unwrap();
+        for counter_len in [4usize, 16] {
+            let mut iv = [0x3cu8; 16];
+            iv[12..].copy_from_slice(&(u32::MAX - 5).to_be_bytes());
+            let mut all = vec![0u8; 16 * 40];
+            Ctr::with_counter_len(&aes, &iv, counter_len)
+                .unwrap()
+                .apply_keystream(&mut all)
+                .unwrap();
+            for pos in (0..16 * 40 - 100).step_by(13) {
+                let mut ctr = Ctr::with_counter_len(&aes, &iv, counter_len).unwrap();
+                ctr.seek(pos as u128).unwrap();
+                assert_eq!(ctr.position(), pos as u128);
+                let mut got = vec![0u8; 100];
+                let (x, y) = got.split_at_mut(pos % 37);
+                ctr.apply_keystream(x).unwrap();
+                ctr.apply_keystream(y).unwrap();
+                assert_eq!(got, all[pos..pos + 100], "{b:?} /{counter_len} from {pos}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(
+        checked,
+        aes_backends().len() * 2 * (16 * 40 - 100usize).div_ceil(13)
+    );
+}

@@ -34,10 +34,10 @@ use crate::Error;
 /// Streaming CTR keystream for one IV.
 pub struct Ctr<C: BlockModes> {
     cipher: C,
-    /// The IV (counter block of keystream block 0).
+    /// The IV (counter block of keystream block 0). The counter block of the next
+    /// keystream block is computed from it and `block` when needed: a smaller value, so
+    /// that setting one up for a short message is a few register stores.
     iv: Buf,
-    /// Counter block of the next keystream block to generate.
-    next: Buf,
     /// Keystream of the current block; bytes `ks_pos..` are unused.
     ks: Buf,
     ks_pos: usize,
@@ -80,7 +80,6 @@ impl<C: BlockModes + Sync> Ctr<C> {
         Ok(Ctr {
             cipher,
             iv,
-            next: iv,
             ks: [0; MAX_BLOCK_LEN],
             ks_pos: C::BLOCK_LEN,
             counter_len,
@@ -103,8 +102,6 @@ impl<C: BlockModes + Sync> Ctr<C> {
         if blk > self.capacity || (blk == self.capacity && off != 0) {
             return Err(too_long());
         }
-        self.next = self.iv;
-        ctr_add(&mut self.next[..C::BLOCK_LEN], self.counter_len, blk);
         self.block = blk;
         self.ks_pos = C::BLOCK_LEN;
         if off != 0 {
@@ -114,12 +111,21 @@ impl<C: BlockModes + Sync> Ctr<C> {
         Ok(())
     }
 
-    /// Generates the keystream block at `next` into `ks`.
+    /// The counter block of keystream block `block` (the next one to generate).
+    #[inline]
+    fn next_counter(&self) -> Buf {
+        let mut c = self.iv;
+        ctr_add(&mut c[..C::BLOCK_LEN], self.counter_len, self.block);
+        c
+    }
+
+    /// Generates the keystream block at `next_counter()` into `ks`.
     fn refill(&mut self) -> Result<(), Error> {
         let b = C::BLOCK_LEN;
         self.ks[..b].fill(0);
+        let mut next = self.next_counter();
         self.cipher.ctr_blocks(
-            &mut self.next[..b],
+            &mut next[..b],
             self.counter_len,
             InOutBuf::in_place(&mut self.ks[..b]),
         )?;
@@ -147,14 +153,19 @@ impl<C: BlockModes + Sync> Ctr<C> {
         let (mid, mut tail) = rest.split_at(whole);
         if whole > 0 {
             let nblocks = (whole / b) as u128;
-            let (cipher, cl, start) = (&self.cipher, self.counter_len, self.next);
+            let cl = self.counter_len;
             let n = pieces(whole);
-            run_pieces(mid, b, n, &|first, p| {
-                let mut ctr = start;
-                ctr_add(&mut ctr[..b], cl, first as u128);
-                cipher.ctr_blocks(&mut ctr[..b], cl, p)
-            })?;
-            ctr_add(&mut self.next[..b], cl, nblocks);
+            let mut start = self.next_counter();
+            if n == 1 {
+                self.cipher.ctr_blocks(&mut start[..b], cl, mid)?;
+            } else {
+                let cipher = &self.cipher;
+                run_pieces(mid, b, n, &|first, p| {
+                    let mut ctr = start;
+                    ctr_add(&mut ctr[..b], cl, first as u128);
+                    cipher.ctr_blocks(&mut ctr[..b], cl, p)
+                })?;
+            }
             self.block += nblocks;
         }
         if !tail.is_empty() {

@@ -115,6 +115,22 @@ pub trait BlockModes: BlockCipher {
         generic::xts::<Self, true>(self, tweak, data)
     }
 
+    /// One XTS data unit of whole blocks, tweak encryption included: `tweak` (one block,
+    /// *not* yet encrypted) is enciphered with `tweak_cipher` (`K2`), and `data` is then
+    /// encrypted (or, with `decrypt`, decrypted) with this cipher (`K1`) as in
+    /// [`xts_encrypt_blocks`](Self::xts_encrypt_blocks). The default makes those two
+    /// calls; a cipher with fused kernels runs short units in one (the two ciphers
+    /// enciphering one after the other is the whole cost of a one-block unit).
+    fn xts_unit_blocks(
+        &self,
+        tweak_cipher: &Self,
+        tweak: &[u8],
+        data: InOutBuf<'_>,
+        decrypt: bool,
+    ) -> Result<(), Error> {
+        xts_unit(self, tweak_cipher, tweak, data, decrypt)
+    }
+
     /// CCM's bulk pass (SP 800-38C) on whole blocks: counter mode as in
     /// [`ctr_blocks`](Self::ctr_blocks) (`counter`, `counter_len`) and the CBC-MAC
     /// `mac = E(mac ^ p)` of every *plaintext* block `p` as in
@@ -174,6 +190,16 @@ impl<T: BlockModes> BlockModes for &T {
         (**self).xts_decrypt_blocks(t, d)
     }
     #[inline]
+    fn xts_unit_blocks(
+        &self,
+        tc: &Self,
+        t: &[u8],
+        d: InOutBuf<'_>,
+        decrypt: bool,
+    ) -> Result<(), Error> {
+        (**self).xts_unit_blocks(*tc, t, d, decrypt)
+    }
+    #[inline]
     fn ccm_blocks(
         &self,
         mac: &mut [u8],
@@ -184,6 +210,29 @@ impl<T: BlockModes> BlockModes for &T {
     ) -> Result<(), Error> {
         (**self).ccm_blocks(mac, c, n, d, decrypt)
     }
+}
+
+/// The portable [`BlockModes::xts_unit_blocks`]: the tweak enciphered, then the data.
+fn xts_unit<C: BlockModes + ?Sized>(
+    c: &C,
+    tweak_cipher: &C,
+    tweak: &[u8],
+    data: InOutBuf<'_>,
+    decrypt: bool,
+) -> Result<(), Error> {
+    generic::check_xts::<C>(data.len())?;
+    let b = C::BLOCK_LEN;
+    crate::block::check_iv(tweak.len(), b)?;
+    let mut t = [0u8; MAX_BLOCK_LEN];
+    t[..b].copy_from_slice(tweak);
+    tweak_cipher.encrypt_blocks(&mut t[..b])?;
+    let res = if decrypt {
+        c.xts_decrypt_blocks(&mut t[..b], data)
+    } else {
+        c.xts_encrypt_blocks(&mut t[..b], data)
+    };
+    crate::wipe::wipe(&mut t[..b]);
+    res
 }
 
 /// Below this many bytes a bulk call never uses more than one thread (the `parallel`

@@ -20,7 +20,10 @@
 //! and CBC-MAC keep their chain in a register, one AES instruction per round and nothing
 //! else on it; CCM runs that chain and its counter mode in one loop, the counter blocks in
 //! the chain's latency shadow. `soft` runs the trait's portable defaults, which batch its
-//! bitsliced calls.
+//! bitsliced calls. On x86, inputs under nine blocks take one call into an AES-NI short
+//! kernel whatever the backend: CTR (when the counter's last word does not wrap inside
+//! them) and whole XTS data units, whose tweak is enciphered in the same kernel
+//! ([`BlockModes::xts_unit_blocks`]).
 //!
 //! Measured on Zen 3 (x86_vaes, 16 KiB, single thread): AES-128 ECB 0.16, CTR 0.20,
 //! CBC decryption 0.17, XTS 0.24 cycles/byte; CBC encryption 2.5 (the `aesenc` latency
@@ -425,6 +428,15 @@ macro_rules! sized_aes {
             }
             fn xts_decrypt_blocks(&self, t: &mut [u8], d: InOutBuf<'_>) -> Result<(), Error> {
                 self.0.xts_decrypt_blocks(t, d)
+            }
+            fn xts_unit_blocks(
+                &self,
+                tc: &Self,
+                t: &[u8],
+                d: InOutBuf<'_>,
+                decrypt: bool,
+            ) -> Result<(), Error> {
+                self.0.xts_unit_blocks(&tc.0, t, d, decrypt)
             }
             fn ccm_blocks(
                 &self,

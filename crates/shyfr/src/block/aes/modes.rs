@@ -18,6 +18,18 @@ use super::aarch64_aes;
 #[cfg(target_arch = "x86_64")]
 use super::{x86_aesni, x86_vaes, x86_vaes512};
 
+/// The portable CTR loop, out of line: its 4 KiB keystream buffer stays out of the
+/// stack frame of the fused path (a page probed on every call).
+#[inline(never)]
+fn generic_ctr(
+    c: &Aes,
+    counter: &mut [u8],
+    counter_len: usize,
+    data: InOutBuf<'_>,
+) -> Result<(), Error> {
+    generic::ctr(c, counter, counter_len, data)
+}
+
 /// The one-block chaining value of a fused call, after the checks every call shares.
 fn chaining(v: &mut [u8], data_len: usize) -> Result<&mut Block, Error> {
     check_iv(v.len(), BLOCK_LEN)?;
@@ -72,6 +84,19 @@ impl Aes {
         !matches!(self.inner, Inner::Soft(_))
     }
 
+    /// The key schedule of an x86 backend with the AES-NI token every one of them
+    /// implies: what the short paths (one kernel call, nothing set up) run on.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn x86_short(&self) -> Option<(&super::x86::Keys, crate::cpu::x86::AesNi)> {
+        match &self.inner {
+            Inner::Vaes512(k, t) => Some((k, t.aesni())),
+            Inner::Vaes(k, t, _) => Some((k, t.aesni())),
+            Inner::AesNi(k, t) => Some((k, *t)),
+            Inner::Soft(_) => None,
+        }
+    }
+
     fn serial(&self, mode: Serial, v: &mut [u8], mut data: InOutBuf<'_>) -> Result<(), Error> {
         let v = chaining(v, data.len())?;
         if !self.fused() {
@@ -122,7 +147,7 @@ impl Aes {
             self,
             data.len(),
             ctr32(c, data.inout()),
-            generic::ctr(self, &mut soft, 4, data)
+            generic_ctr(self, &mut soft, 4, data)
         );
         Ok(())
     }
@@ -135,10 +160,28 @@ impl BlockModes for Aes {
         counter_len: usize,
         mut data: InOutBuf<'_>,
     ) -> Result<(), Error> {
+        // Short input (what fits the AES-NI short path) with a counter whose last word does
+        // not wrap inside it: one kernel call, and the counter's new last word stored
+        // (no carry to propagate). The counter is public, so the branch leaks nothing.
+        #[cfg(target_arch = "x86_64")]
+        if data.len() < SHORT_BYTES
+            && (4..=BLOCK_LEN).contains(&counter_len)
+            && data.len().is_multiple_of(BLOCK_LEN)
+        {
+            if let (Some((k, t)), Ok(c)) = (self.x86_short(), <&mut Block>::try_from(&mut *counter))
+            {
+                let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]);
+                if let Some(next) = low.checked_add((data.len() / BLOCK_LEN) as u32) {
+                    x86_aesni::ctr32(k, t, c, data.inout());
+                    c[12..].copy_from_slice(&next.to_be_bytes());
+                    return Ok(());
+                }
+            }
+        }
         // The kernels increment the last 32-bit word without carry; the data is cut where
         // that word wraps, and the carry into the rest of the counter field is done here.
         if !self.fused() || !(4..=BLOCK_LEN).contains(&counter_len) {
-            return generic::ctr(self, counter, counter_len, data);
+            return generic_ctr(self, counter, counter_len, data);
         }
         let c = chaining(counter, data.len())?;
         while !data.is_empty() {
@@ -207,6 +250,34 @@ impl BlockModes for Aes {
 
     fn xts_decrypt_blocks(&self, tweak: &mut [u8], data: InOutBuf<'_>) -> Result<(), Error> {
         self.xts(tweak, data, true)
+    }
+
+    fn xts_unit_blocks(
+        &self,
+        tweak_cipher: &Self,
+        tweak: &[u8],
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] mut data: InOutBuf<'_>,
+        decrypt: bool,
+    ) -> Result<(), Error> {
+        check_iv(tweak.len(), BLOCK_LEN)?;
+        check_whole_blocks(data.len(), BLOCK_LEN)?;
+        let tw: &Block = tweak.try_into().expect("length checked");
+        // A short unit on x86: the tweak and the data in one kernel call (the two keys
+        // with as many rounds; `Xts::new` takes any two keys).
+        #[cfg(target_arch = "x86_64")]
+        if !data.is_empty() && data.len() < SHORT_BYTES {
+            if let (Some((k, t)), Some((tk, _))) = (self.x86_short(), tweak_cipher.x86_short()) {
+                if k.rounds == tk.rounds {
+                    x86_aesni::xts_unit(k, t, tk, tw, data.inout(), decrypt);
+                    return Ok(());
+                }
+            }
+        }
+        let mut t = *tw;
+        tweak_cipher.encrypt_block(&mut t);
+        let res = self.xts(&mut t, data, decrypt);
+        crate::wipe::wipe(&mut t);
+        res
     }
 
     fn ccm_blocks(

@@ -731,6 +731,53 @@ pub(crate) unsafe fn xts_short<const NR: usize, const DEC: bool>(
     unsafe { by_count!(io.len() / 16, xts_n::<NR, DEC>(keys, tweak, io)) }
 }
 
+/// XTS on the `N` blocks of a whole data unit `io`: the tweak `tweak` is first enciphered
+/// with `tkeys` (in a register, never stored), then the blocks go through `keys` with
+/// the tweaks `T * x^j`.
+#[inline(always)]
+unsafe fn xts_unit_n<const NR: usize, const DEC: bool, const N: usize>(
+    keys: &Keys,
+    tkeys: &Keys,
+    tweak: &Block,
+    io: &mut InOut<'_>,
+) {
+    let (src, dst) = (io.src_ptr(), io.dst_ptr());
+    // SAFETY: AES-NI per the caller's contract; `io` holds `N` blocks.
+    unsafe {
+        let [t0] = rounds_short::<NR, false, 1>(tkeys, [_mm_loadu_si128(tweak.as_ptr().cast())]);
+        // Each tweak straight from the first (`1 <= j <= 7`), not one from the other.
+        let tv: [__m128i; N] = core::array::from_fn(|j| {
+            if j == 0 {
+                t0
+            } else {
+                mul_x_pow_128(t0, j as u32)
+            }
+        });
+        let b: [__m128i; N] =
+            core::array::from_fn(|j| _mm_xor_si128(_mm_loadu_si128(src.add(16 * j).cast()), tv[j]));
+        for (j, x) in rounds_short::<NR, DEC, N>(keys, b).iter().enumerate() {
+            _mm_storeu_si128(dst.add(16 * j).cast(), _mm_xor_si128(*x, tv[j]));
+        }
+    }
+}
+
+/// XTS on one data unit `io` of whole blocks (fewer than [`SHORT_BLOCKS`], at least
+/// one), the tweak `tweak` enciphered first with `tkeys` (same number of rounds).
+///
+/// # Safety
+///
+/// AES-NI is enabled.
+#[inline(always)]
+pub(crate) unsafe fn xts_unit_short<const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    tkeys: &Keys,
+    tweak: &Block,
+    io: &mut InOut<'_>,
+) {
+    // SAFETY: per the contract.
+    unsafe { by_count!(io.len() / 16, xts_unit_n::<NR, DEC>(keys, tkeys, tweak, io)) }
+}
+
 /// Dispatches on the number of rounds to a kernel monomorphised for it.
 macro_rules! by_rounds {
     ($keys:expr, $kernel:ident, $dec:expr, $($arg:expr),*) => {

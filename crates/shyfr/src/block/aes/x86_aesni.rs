@@ -9,7 +9,8 @@
 use core::arch::x86_64::*;
 
 use super::x86::{
-    by_regs, by_rounds, ctr_short, ecb, ecb_last, ecb_short, xts_short, Keys, Lanes, SHORT_BLOCKS,
+    by_regs, by_rounds, ctr_short, ecb, ecb_last, ecb_short, xts_short, xts_unit_short, Keys,
+    Lanes, SHORT_BLOCKS,
 };
 use super::Block;
 use crate::cpu::x86::AesNi;
@@ -137,6 +138,21 @@ fn xts_kernel<const NR: usize, const DEC: bool>(keys: &Keys, tweak: &mut Block, 
 }
 
 #[target_feature(enable = "aes")]
+fn xts_unit_kernel<const NR: usize, const DEC: bool>(
+    keys: &Keys,
+    tkeys: &Keys,
+    tweak: &Block,
+    mut io: InOut<'_>,
+) {
+    let n = io.len() / 16;
+    if n == 0 || n >= SHORT_BLOCKS {
+        return;
+    }
+    // SAFETY: `aes` is enabled here; `io` holds `n` blocks, `1 <= n < SHORT_BLOCKS`.
+    unsafe { xts_unit_short::<NR, DEC>(keys, tkeys, tweak, &mut io) }
+}
+
+#[target_feature(enable = "aes")]
 fn serial_kernel<const NR: usize, const D: bool>(
     keys: &Keys,
     mode: Serial,
@@ -175,6 +191,28 @@ pub(super) fn xts(keys: &Keys, _t: AesNi, tweak: &mut Block, io: InOut<'_>, dec:
             by_rounds!(keys, xts_kernel, true, keys, tweak, io)
         } else {
             by_rounds!(keys, xts_kernel, false, keys, tweak, io)
+        }
+    }
+}
+
+/// XTS over one data unit `io` of 1 to `SHORT_BLOCKS - 1` whole blocks (anything else is
+/// left untouched: the caller checks), the tweak `tweak` enciphered first with `tkeys`,
+/// which must have as many rounds as `keys`.
+pub(super) fn xts_unit(
+    keys: &Keys,
+    _t: AesNi,
+    tkeys: &Keys,
+    tweak: &Block,
+    io: InOut<'_>,
+    dec: bool,
+) {
+    debug_assert_eq!(keys.rounds, tkeys.rounds);
+    // SAFETY: the token proves AES-NI.
+    unsafe {
+        if dec {
+            by_rounds!(keys, xts_unit_kernel, true, keys, tkeys, tweak, io)
+        } else {
+            by_rounds!(keys, xts_unit_kernel, false, keys, tkeys, tweak, io)
         }
     }
 }
