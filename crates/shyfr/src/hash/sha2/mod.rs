@@ -330,18 +330,26 @@ macro_rules! sha2_type {
             const BLOCK_LEN: usize = $block_len;
             type Output = [u8; $out_len];
 
+            // `#[inline]` on each: the state is a value of about 120 (SHA-256) or 220
+            // bytes, and an out-of-line `finalize` copies it whole into its own frame
+            // right after the caller's `update` wrote parts of it.
+            #[inline]
             fn new() -> Self {
                 $name::new()
             }
+            #[inline]
             fn update(&mut self, data: &[u8]) {
                 $name::update(self, data)
             }
+            #[inline]
             fn finalize(self) -> Self::Output {
                 $name::finalize(self)
             }
+            #[inline]
             fn reset(&mut self) {
                 $name::reset(self)
             }
+            #[inline]
             fn digest(data: &[u8]) -> Self::Output {
                 $name::digest(data)
             }
