@@ -8,7 +8,7 @@
 //! | SHA-256, SHA-224 | `aarch64_sha2` | ARMv8 SHA256 instructions | `SHA256H`/`H2`/`SU0`/`SU1`, four rounds per pair |
 //! | SHA-256, SHA-224 | `soft` | nothing | portable |
 //! | SHA-512 and truncations | `aarch64_sha512` | ARMv8.2 SHA512 instructions | `SHA512H`/`H2`/`SU0`/`SU1`, two rounds per pair |
-//! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`vprorq`, `vpternlogq`); `x86_avx2`'s kernel from 32 blocks |
+//! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI1 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`vprorq`, `vpternlogq`) |
 //! | SHA-512 and truncations | `x86_avx2` | AVX2 + BMI2 | message schedule of two blocks in `ymm`, a pair ahead; rounds with `rorx` |
 //! | SHA-512 and truncations | `soft` | nothing | portable |
 //!
@@ -84,8 +84,7 @@ crate::cpu::backends! {
         /// The ARMv8.2 SHA512 instructions (aarch64).
         Aarch64Sha512 = "aarch64_sha512" ["aarch64"] arch_cpu::Sha512Ce,
         /// One block at a time, its message schedule in xmm registers with AVX-512VL
-        /// (`vprorq`, `vpternlogq`) beside the rounds; from 32 blocks on the two-block
-        /// kernel of `x86_avx2` (x86-64).
+        /// (`vprorq`, `vpternlogq`) beside the rounds (`rorx`, `andn`) (x86-64).
         X86Avx512 = "x86_avx512" ["x86_64"] arch_cpu::Avx512Bmi2,
         /// Portable rounds (with `rorx`) and the message schedule of two blocks at a time
         /// in AVX2 registers (x86-64).
@@ -114,7 +113,7 @@ impl Kernel512 {
     fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel512::X86Avx512(t) => x86_avx512::compress(t, t.avx2_bmi2(), state, blocks),
+            Kernel512::X86Avx512(t) => x86_avx512::compress(t, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Kernel512::X86Avx2(t) => x86_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
