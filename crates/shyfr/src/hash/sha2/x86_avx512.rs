@@ -36,11 +36,9 @@ use crate::cpu::x86::Avx512Bmi2;
 /// SHA-512 compression of whole 128-byte blocks into `state`.
 #[inline]
 pub(super) fn compress(t: Avx512Bmi2, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
-    for block in blocks {
-        // SAFETY: `Avx512Bmi2` exists only when AVX2, AVX-512F, AVX-512VL, BMI1 and BMI2
-        // are enabled (see `get`).
-        unsafe { one_block_avx512(state, block, t) }
-    }
+    // SAFETY: `Avx512Bmi2` exists only when AVX2, AVX-512F, AVX-512VL, BMI1 and BMI2 are
+    // enabled (see `get`).
+    unsafe { blocks_avx512(state, blocks, t) }
 }
 
 /// The text of one round on renamed registers, in the order of OpenSSL's AVX2/BMI2
@@ -170,7 +168,7 @@ static KTAB: KTable = KTable(K512);
 #[repr(C, align(64))]
 struct Table1([u64; 80]);
 
-/// One block with the message schedule in `xmm` registers, two words a step, beside the
+/// Each block with the message schedule in `xmm` registers, two words a step, beside the
 /// rounds: the block's first sixteen words (with their constants) go to a table before
 /// the rounds; then each group of sixteen rounds runs the eight steps that make the next
 /// group's words (one step per two rounds, split in halves), so the vector work overlaps
@@ -178,84 +176,89 @@ struct Table1([u64; 80]);
 /// constants and the table are addressed by fixed offsets and the statement needs no
 /// pointer or counter besides `{wk}`).
 #[target_feature(enable = "avx2,bmi1,bmi2,avx512f,avx512vl")]
-fn one_block_avx512(state: &mut [u64; 8], block: &[u8; 128], _t: Avx512Bmi2) {
-    let bswap = _mm_set_epi64x(0x0809_0a0b_0c0d_0e0f, 0x0001_0203_0405_0607);
-    let mut table = MaybeUninit::<Table1>::uninit();
-    let wk = table.as_mut_ptr().cast::<u8>();
-    let y: [__m128i; 8] = core::array::from_fn(|k| {
-        // SAFETY: bytes `16k .. 16k + 16` (k < 8) of the block, and words `2k, 2k + 1` of
-        // `K512`, are readable; `table` has room for words `2k, 2k + 1`; unaligned
-        // accesses are allowed.
+fn blocks_avx512(state: &mut [u64; 8], blocks: &[[u8; 128]], _t: Avx512Bmi2) {
+    // The chaining value stays in registers from block to block.
+    let mut st = *state;
+    for block in blocks {
+        let bswap = _mm_set_epi64x(0x0809_0a0b_0c0d_0e0f, 0x0001_0203_0405_0607);
+        let mut table = MaybeUninit::<Table1>::uninit();
+        let wk = table.as_mut_ptr().cast::<u8>();
+        let y: [__m128i; 8] = core::array::from_fn(|k| {
+            // SAFETY: bytes `16k .. 16k + 16` (k < 8) of the block, and words `2k, 2k + 1` of
+            // `K512`, are readable; `table` has room for words `2k, 2k + 1`; unaligned
+            // accesses are allowed.
+            unsafe {
+                let x = _mm_shuffle_epi8(_mm_loadu_si128(block.as_ptr().add(16 * k).cast()), bswap);
+                let kk = _mm_loadu_si128(K512.as_ptr().add(2 * k).cast());
+                _mm_storeu_si128(wk.add(16 * k).cast(), _mm_add_epi64(x, kk));
+                x
+            }
+        });
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = st;
+        // SAFETY: `{wk}` points to the 640-byte table: group `g` (0..5) of rounds reads bytes
+        // `128 g .. 128 g + 128`, its steps (groups 0..4) write `128 (g + 1) ..` of the next
+        // group, all inside the table, and the first 128 bytes were written above. `{k}` is the
+        // 640-byte `KTAB`, of which bytes 128 .. 640 are read, 16 at a time. The statement
+        // uses no stack. The instructions are base x86-64, BMI1, BMI2, AVX2 and AVX-512F/VL,
+        // enabled here.
         unsafe {
-            let x = _mm_shuffle_epi8(_mm_loadu_si128(block.as_ptr().add(16 * k).cast()), bswap);
-            let kk = _mm_loadu_si128(K512.as_ptr().add(2 * k).cast());
-            _mm_storeu_si128(wk.add(16 * k).cast(), _mm_add_epi64(x, kk));
-            x
+            asm!(
+                "mov {bc}, {b}",
+                "xor {bc}, {c}",
+                "xor {x1:e}, {x1:e}",
+                group3_text!(0),
+                group3_text!(128),
+                group3_text!(256),
+                group3_text!(384),
+                round3_text!(a b c d e f g h bc t0 512 0),
+                round3_text!(h a b c d e f g t0 bc 512 8),
+                round3_text!(g h a b c d e f bc t0 512 16),
+                round3_text!(f g h a b c d e t0 bc 512 24),
+                round3_text!(e f g h a b c d bc t0 512 32),
+                round3_text!(d e f g h a b c t0 bc 512 40),
+                round3_text!(c d e f g h a b bc t0 512 48),
+                round3_text!(b c d e f g h a t0 bc 512 56),
+                round3_text!(a b c d e f g h bc t0 512 64),
+                round3_text!(h a b c d e f g t0 bc 512 72),
+                round3_text!(g h a b c d e f bc t0 512 80),
+                round3_text!(f g h a b c d e t0 bc 512 88),
+                round3_text!(e f g h a b c d bc t0 512 96),
+                round3_text!(d e f g h a b c t0 bc 512 104),
+                round3_text!(c d e f g h a b bc t0 512 112),
+                round3_text!(b c d e f g h a t0 bc 512 120),
+                "add {a}, {x1}",
+                a = inout(reg) a,
+                b = inout(reg) b,
+                c = inout(reg) c,
+                d = inout(reg) d,
+                e = inout(reg) e,
+                f = inout(reg) f,
+                g = inout(reg) g,
+                h = inout(reg) h,
+                bc = out(reg) _,
+                t0 = out(reg) _,
+                x0 = out(reg) _,
+                x1 = out(reg) _,
+                x4 = out(reg) _,
+                wk = in(reg) wk,
+                k = sym KTAB,
+                y0 = inout(xmm_reg) y[0] => _,
+                y1 = inout(xmm_reg) y[1] => _,
+                y2 = inout(xmm_reg) y[2] => _,
+                y3 = inout(xmm_reg) y[3] => _,
+                y4 = inout(xmm_reg) y[4] => _,
+                y5 = inout(xmm_reg) y[5] => _,
+                y6 = inout(xmm_reg) y[6] => _,
+                y7 = inout(xmm_reg) y[7] => _,
+                v0 = out(xmm_reg) _,
+                v1 = out(xmm_reg) _,
+                v2 = out(xmm_reg) _,
+                options(nostack),
+            );
         }
-    });
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    // SAFETY: `{wk}` points to the 640-byte table: group `g` (0..5) of rounds reads bytes
-    // `128 g .. 128 g + 128`, its steps (groups 0..4) write `128 (g + 1) ..` of the next
-    // group, all inside the table, and the first 128 bytes were written above. `{k}` is the
-    // 640-byte `KTAB`, of which bytes 128 .. 640 are read, 16 at a time. The statement
-    // uses no stack. The instructions are base x86-64, BMI1, BMI2, AVX2 and AVX-512F/VL,
-    // enabled here.
-    unsafe {
-        asm!(
-            "mov {bc}, {b}",
-            "xor {bc}, {c}",
-            "xor {x1:e}, {x1:e}",
-            group3_text!(0),
-            group3_text!(128),
-            group3_text!(256),
-            group3_text!(384),
-            round3_text!(a b c d e f g h bc t0 512 0),
-            round3_text!(h a b c d e f g t0 bc 512 8),
-            round3_text!(g h a b c d e f bc t0 512 16),
-            round3_text!(f g h a b c d e t0 bc 512 24),
-            round3_text!(e f g h a b c d bc t0 512 32),
-            round3_text!(d e f g h a b c t0 bc 512 40),
-            round3_text!(c d e f g h a b bc t0 512 48),
-            round3_text!(b c d e f g h a t0 bc 512 56),
-            round3_text!(a b c d e f g h bc t0 512 64),
-            round3_text!(h a b c d e f g t0 bc 512 72),
-            round3_text!(g h a b c d e f bc t0 512 80),
-            round3_text!(f g h a b c d e t0 bc 512 88),
-            round3_text!(e f g h a b c d bc t0 512 96),
-            round3_text!(d e f g h a b c t0 bc 512 104),
-            round3_text!(c d e f g h a b bc t0 512 112),
-            round3_text!(b c d e f g h a t0 bc 512 120),
-            "add {a}, {x1}",
-            a = inout(reg) a,
-            b = inout(reg) b,
-            c = inout(reg) c,
-            d = inout(reg) d,
-            e = inout(reg) e,
-            f = inout(reg) f,
-            g = inout(reg) g,
-            h = inout(reg) h,
-            bc = out(reg) _,
-            t0 = out(reg) _,
-            x0 = out(reg) _,
-            x1 = out(reg) _,
-            x4 = out(reg) _,
-            wk = in(reg) wk,
-            k = sym KTAB,
-            y0 = inout(xmm_reg) y[0] => _,
-            y1 = inout(xmm_reg) y[1] => _,
-            y2 = inout(xmm_reg) y[2] => _,
-            y3 = inout(xmm_reg) y[3] => _,
-            y4 = inout(xmm_reg) y[4] => _,
-            y5 = inout(xmm_reg) y[5] => _,
-            y6 = inout(xmm_reg) y[6] => _,
-            y7 = inout(xmm_reg) y[7] => _,
-            v0 = out(xmm_reg) _,
-            v1 = out(xmm_reg) _,
-            v2 = out(xmm_reg) _,
-            options(nostack),
-        );
+        for (s, x) in st.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+            *s = s.wrapping_add(x);
+        }
     }
-    for (s, x) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-        *s = s.wrapping_add(x);
-    }
+    *state = st;
 }
