@@ -19,9 +19,9 @@
 //! the two extra general registers the round order needs.
 //!
 //! **Speed** (AMD Zen 4, `rdtsc` ticks, best of 200-3000 calls, in one process with
-//! RustCrypto `sha2` 0.11): 16 KiB 49,140 ticks against 51,490 before this round order
-//! (when inputs of 32 blocks or more went to `x86_avx2`'s two-block kernel), 1 KiB 3,495
-//! against 3,720, 16 bytes 430 against 450. See BENCHMARKS.md for the comparison with
+//! RustCrypto `sha2` 0.11): 16 KiB 47,050 ticks against 51,490 before this round order
+//! and step placement (when inputs of 32 blocks or more went to `x86_avx2`'s two-block
+//! kernel), 1 KiB 3,340 against 3,720, 16 bytes 415 against 450. See BENCHMARKS.md for the comparison with
 //! OpenSSL.
 //!
 //! Everything is additions, rotations, shifts and bitwise logic: constant time.
@@ -118,42 +118,45 @@ macro_rules! step3_text {
 }
 
 /// Sixteen rounds (group `$go / 128`) with the eight schedule steps that make the next
-/// group's words, one step per two rounds, each split in halves.
+/// group's words, one whole step after every two rounds. (On Zen 4 a 16 KiB message took
+/// 47,050 `rdtsc` ticks so, 49,190 with half a step after every round as `x86_avx2`
+/// spreads them, 47,350 with the step between the two rounds, 48,860 with two steps after
+/// every four rounds.)
 #[rustfmt::skip]
 macro_rules! group3_text {
     ($go:literal) => {
         concat!(
             round3_text!(a b c d e f g h bc t0 $go 0),
-            step3_text!(lo, $go 0, y0 y1 y4 y5 y7),
             round3_text!(h a b c d e f g t0 bc $go 8),
+            step3_text!(lo, $go 0, y0 y1 y4 y5 y7),
             step3_text!(hi, $go 0, y0 y1 y4 y5 y7),
             round3_text!(g h a b c d e f bc t0 $go 16),
-            step3_text!(lo, $go 1, y1 y2 y5 y6 y0),
             round3_text!(f g h a b c d e t0 bc $go 24),
+            step3_text!(lo, $go 1, y1 y2 y5 y6 y0),
             step3_text!(hi, $go 1, y1 y2 y5 y6 y0),
             round3_text!(e f g h a b c d bc t0 $go 32),
-            step3_text!(lo, $go 2, y2 y3 y6 y7 y1),
             round3_text!(d e f g h a b c t0 bc $go 40),
+            step3_text!(lo, $go 2, y2 y3 y6 y7 y1),
             step3_text!(hi, $go 2, y2 y3 y6 y7 y1),
             round3_text!(c d e f g h a b bc t0 $go 48),
-            step3_text!(lo, $go 3, y3 y4 y7 y0 y2),
             round3_text!(b c d e f g h a t0 bc $go 56),
+            step3_text!(lo, $go 3, y3 y4 y7 y0 y2),
             step3_text!(hi, $go 3, y3 y4 y7 y0 y2),
             round3_text!(a b c d e f g h bc t0 $go 64),
-            step3_text!(lo, $go 4, y4 y5 y0 y1 y3),
             round3_text!(h a b c d e f g t0 bc $go 72),
+            step3_text!(lo, $go 4, y4 y5 y0 y1 y3),
             step3_text!(hi, $go 4, y4 y5 y0 y1 y3),
             round3_text!(g h a b c d e f bc t0 $go 80),
-            step3_text!(lo, $go 5, y5 y6 y1 y2 y4),
             round3_text!(f g h a b c d e t0 bc $go 88),
+            step3_text!(lo, $go 5, y5 y6 y1 y2 y4),
             step3_text!(hi, $go 5, y5 y6 y1 y2 y4),
             round3_text!(e f g h a b c d bc t0 $go 96),
-            step3_text!(lo, $go 6, y6 y7 y2 y3 y5),
             round3_text!(d e f g h a b c t0 bc $go 104),
+            step3_text!(lo, $go 6, y6 y7 y2 y3 y5),
             step3_text!(hi, $go 6, y6 y7 y2 y3 y5),
             round3_text!(c d e f g h a b bc t0 $go 112),
-            step3_text!(lo, $go 7, y7 y0 y3 y4 y6),
             round3_text!(b c d e f g h a t0 bc $go 120),
+            step3_text!(lo, $go 7, y7 y0 y3 y4 y6),
             step3_text!(hi, $go 7, y7 y0 y3 y4 y6),
         )
     };
@@ -171,7 +174,7 @@ struct Table1([u64; 80]);
 /// Each block with the message schedule in `xmm` registers, two words a step, beside the
 /// rounds: the block's first sixteen words (with their constants) go to a table before
 /// the rounds; then each group of sixteen rounds runs the eight steps that make the next
-/// group's words (one step per two rounds, split in halves), so the vector work overlaps
+/// group's words (one step after every two rounds), so the vector work overlaps
 /// the scalar rounds and nothing waits for it. The 80 rounds are unrolled (so the
 /// constants and the table are addressed by fixed offsets and the statement needs no
 /// pointer or counter besides `{wk}`).
