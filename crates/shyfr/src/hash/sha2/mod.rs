@@ -14,9 +14,10 @@
 //!
 //! On the benchmark machine (AMD Zen 3, 16 KiB messages) SHA-256 runs at 2.03 cycles/byte
 //! with `x86_shani` and 13.3 with `soft`; SHA-512 at 4.56 with `x86_avx2` and 8.1 with
-//! `soft`. On AMD Zen 4, SHA-512 with `x86_avx512` against `x86_avx2`: 41.5 against 64
-//! cycles/byte for 16-byte messages, 9.9 against 15.4 for 128 bytes, 5.2 against 6.1 for
-//! 1 KiB, 4.45 against 4.47 for 16 KiB.
+//! `soft`. On AMD Zen 4, SHA-512 with `x86_avx512`: 38.5 cycles/byte for 16-byte
+//! messages, 4.67 for 1 KiB, 4.09 for 16 KiB (`shyfr-bench --per-call`, 3.7 GHz
+//! assumed; OpenSSL 3.0 in the same run 92, 5.6, 4.29); `x86_avx2` measured 64, 6.1 and
+//! 4.47 before.
 //!
 //! SHA-2 uses only additions, rotations and bitwise logic, so every backend runs in time
 //! that depends only on the length of the input.
