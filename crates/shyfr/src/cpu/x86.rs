@@ -129,8 +129,8 @@ token!(
     Avx2Bmi2: [Avx, Avx2, Bmi2]
 );
 token!(
-    /// AVX-512 F + VL + BW and BMI2 (`rorx` beside the vector code).
-    Avx512Bmi2: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Bmi2]
+    /// AVX-512 F + VL + BW and BMI1 + BMI2 (`rorx`, `andn` beside the vector code).
+    Avx512Bmi2: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Bmi1, Bmi2]
 );
 token!(
     /// AVX-512 F + VL + BW with VBMI (`vpermb`, `vpermi2b`, `vpmultishiftqb`).

@@ -8,15 +8,16 @@
 //! | SHA-256, SHA-224 | `aarch64_sha2` | ARMv8 SHA256 instructions | `SHA256H`/`H2`/`SU0`/`SU1`, four rounds per pair |
 //! | SHA-256, SHA-224 | `soft` | nothing | portable |
 //! | SHA-512 and truncations | `aarch64_sha512` | ARMv8.2 SHA512 instructions | `SHA512H`/`H2`/`SU0`/`SU1`, two rounds per pair |
-//! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`vprorq`, `vpternlogq`); `x86_avx2`'s kernel from 32 blocks |
+//! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI1 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`vprorq`, `vpternlogq`) |
 //! | SHA-512 and truncations | `x86_avx2` | AVX2 + BMI2 | message schedule of two blocks in `ymm`, a pair ahead; rounds with `rorx` |
 //! | SHA-512 and truncations | `soft` | nothing | portable |
 //!
 //! On the benchmark machine (AMD Zen 3, 16 KiB messages) SHA-256 runs at 2.03 cycles/byte
 //! with `x86_shani` and 13.3 with `soft`; SHA-512 at 4.56 with `x86_avx2` and 8.1 with
-//! `soft`. On AMD Zen 4, SHA-512 with `x86_avx512` against `x86_avx2`: 41.5 against 64
-//! cycles/byte for 16-byte messages, 9.9 against 15.4 for 128 bytes, 5.2 against 6.1 for
-//! 1 KiB, 4.45 against 4.47 for 16 KiB.
+//! `soft`. On AMD Zen 4, SHA-512 with `x86_avx512`: 38.5 cycles/byte for 16-byte
+//! messages, 4.67 for 1 KiB, 4.09 for 16 KiB (`shyfr-bench --per-call`, 3.7 GHz
+//! assumed; OpenSSL 3.0 in the same run 92, 5.6, 4.29); `x86_avx2` measured 64, 6.1 and
+//! 4.47 before.
 //!
 //! SHA-2 uses only additions, rotations and bitwise logic, so every backend runs in time
 //! that depends only on the length of the input.
@@ -82,8 +83,7 @@ crate::cpu::backends! {
         /// The ARMv8.2 SHA512 instructions (aarch64).
         Aarch64Sha512 = "aarch64_sha512" ["aarch64"] arch_cpu::Sha512Ce,
         /// One block at a time, its message schedule in xmm registers with AVX-512VL
-        /// (`vprorq`, `vpternlogq`) beside the rounds; from 32 blocks on the two-block
-        /// kernel of `x86_avx2` (x86-64).
+        /// (`vprorq`, `vpternlogq`) beside the rounds (`rorx`, `andn`) (x86-64).
         X86Avx512 = "x86_avx512" ["x86_64"] arch_cpu::Avx512Bmi2,
         /// Portable rounds (with `rorx`) and the message schedule of two blocks at a time
         /// in AVX2 registers (x86-64).
@@ -112,7 +112,7 @@ impl Kernel512 {
     fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel512::X86Avx512(t) => x86_avx512::compress(t, t.avx2_bmi2(), state, blocks),
+            Kernel512::X86Avx512(t) => x86_avx512::compress(t, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Kernel512::X86Avx2(t) => x86_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
@@ -316,18 +316,26 @@ macro_rules! sha2_type {
             const BLOCK_LEN: usize = $block_len;
             type Output = [u8; $out_len];
 
+            // `#[inline]` on each: the state is a value of about 120 (SHA-256) or 220
+            // bytes, and an out-of-line `finalize` copies it whole into its own frame
+            // right after the caller's `update` wrote parts of it.
+            #[inline]
             fn new() -> Self {
                 $name::new()
             }
+            #[inline]
             fn update(&mut self, data: &[u8]) {
                 $name::update(self, data)
             }
+            #[inline]
             fn finalize(self) -> Self::Output {
                 $name::finalize(self)
             }
+            #[inline]
             fn reset(&mut self) {
                 $name::reset(self)
             }
+            #[inline]
             fn digest(data: &[u8]) -> Self::Output {
                 $name::digest(data)
             }

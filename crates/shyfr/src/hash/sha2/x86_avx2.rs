@@ -136,8 +136,6 @@ macro_rules! round_text {
         )
     };
 }
-// `x86_avx512`'s one-block kernel uses the same round.
-pub(super) use round_text;
 
 /// The text of schedule step `j` (0..4) of a group of sixteen rounds, in two halves
 /// (`lo`, `hi`) placed a couple of rounds apart: `X[k]` for `k = k0 + j`, from the ring
