@@ -350,9 +350,9 @@ const EDGE_LENS: &[usize] = &[
 ];
 
 /// Every backend equals soft for every whole number of blocks up to `max` (the wide
-/// kernels work in pairs of blocks and schedule the next pair during the current one;
-/// `x86_avx512` hashes fewer than 32 blocks one by one and more with the pairs), plus and
-/// minus a byte, in one call.
+/// kernels work in pairs of blocks and schedule the next pair during the current one, so
+/// odd counts, one pair and several pairs all take different paths), plus and minus a
+/// byte, in one call.
 fn block_counts<H: Tested>(block: usize, max: usize) {
     for n in 0..=max {
         for len in [n * block, (n * block).saturating_sub(1), n * block + 1] {
@@ -389,7 +389,7 @@ fn assert_backends_agree<H: Tested>(m: &[u8], bytewise: bool) {
 #[test]
 fn backends_agree_for_block_counts() {
     block_counts::<Sha256>(64, 24);
-    // Up to three times the 32-block threshold of `x86_avx512`, and one more.
+    // Up to 97 blocks: three times the 32-block batch some kernels were written for, and one more.
     block_counts::<Sha384>(128, 97);
     block_counts::<Sha512>(128, 97);
     block_counts::<Sha512_256>(128, 97);
