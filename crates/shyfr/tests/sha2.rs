@@ -361,12 +361,17 @@ fn block_counts<H: Tested>(block: usize, max: usize) {
     }
 }
 
+/// The digest of `m` by the portable backend.
+fn soft_digest<H: Tested>(m: &[u8]) -> H::Output {
+    let mut s = H::on(H::soft());
+    s.update(m);
+    s.finalize()
+}
+
 /// Every backend gives soft's digest of `m` in one call, and a byte at a time if `bytewise`.
 fn assert_backends_agree<H: Tested>(m: &[u8], bytewise: bool) {
     let len = m.len();
-    let mut s = H::on(H::soft());
-    s.update(m);
-    let want = s.finalize();
+    let want = soft_digest::<H>(m);
     for b in H::backends() {
         let mut h = H::on(b);
         h.update(m);
@@ -503,9 +508,7 @@ fn split_equals_oneshot<H: Tested>(m: &[u8], cuts: &[usize]) -> Result<(), TestC
 
 /// Every backend equals soft on `m`.
 fn agrees_with_soft<H: Tested>(m: &[u8]) -> Result<(), TestCaseError> {
-    let mut s = H::on(H::soft());
-    s.update(m);
-    let want = s.finalize();
+    let want = soft_digest::<H>(m);
     for b in H::backends() {
         let mut h = H::on(b);
         h.update(m);
