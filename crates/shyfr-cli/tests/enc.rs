@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{h, run_with, shyfr, unhex, Rng, BIN};
+use common::{field, h, rsp_records, run_with, shyfr, unhex, Rng, BIN};
 
 /// The lengths every mode is tried with.
 const LENGTHS: [usize; 10] = [0, 1, 15, 16, 17, 31, 32, 33, 1000, 65537];
@@ -328,34 +328,6 @@ fn gcm_rejects_tampering_and_writes_nothing() {
         assert!(r.stdout.is_empty(), "{what}: plaintext on stdout");
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Records of a CAVP `.rsp` file: (section, fields).
-fn rsp_records(text: &str) -> Vec<(String, Vec<(String, String)>)> {
-    let mut out = Vec::new();
-    let mut section = String::new();
-    let mut cur: Vec<(String, String)> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.starts_with('[') {
-            section = line.trim_matches(|c| c == '[' || c == ']').to_string();
-        } else if let Some((k, v)) = line.split_once(" = ") {
-            if k == "COUNT" && !cur.is_empty() {
-                out.push((section.clone(), std::mem::take(&mut cur)));
-            }
-            cur.push((k.to_string(), v.to_string()));
-        }
-    }
-    if !cur.is_empty() {
-        out.push((section, cur));
-    }
-    out
-}
-
-fn field<'a>(rec: &'a [(String, String)], name: &str) -> &'a str {
-    rec.iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-        .unwrap_or_else(|| panic!("no {name} in {rec:?}"))
 }
 
 fn testdata(rel: &str) -> String {

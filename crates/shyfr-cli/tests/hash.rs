@@ -12,11 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn shyfr(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shyfr"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run shyfr")
+    common::spawn_output(common::BIN, args, Some(dir), b"")
 }
 
 fn tool(name: &str, args: &[&str], dir: &Path) -> Option<Output> {

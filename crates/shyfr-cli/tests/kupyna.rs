@@ -3,15 +3,13 @@
 //! standard's examples (testdata/kupyna) and the library's values, bad keys are usage
 //! errors, and every speed row runs on every backend the CPU has.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn shyfr(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shyfr"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run shyfr")
+    common::spawn_output(common::BIN, args, Some(dir), b"")
 }
 
 fn scratch(tag: &str) -> PathBuf {

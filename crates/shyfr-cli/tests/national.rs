@@ -17,7 +17,9 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 mod common;
-use common::{backend_specs, cpu_json, h, ok, run_with, shyfr, unhex, Rng, BIN};
+use common::{
+    backend_specs, cpu_json, field, h, ok, rsp_records, run_with, shyfr, unhex, Rng, BIN,
+};
 
 /// Fails with `code`, one error line in the command's style that mentions `needle`, and
 /// nothing on standard output.
@@ -89,6 +91,13 @@ fn kalyna_enc_args(mode: &str, v: &Value) -> Vec<String> {
     args
 }
 
+/// `shyfr --cpu SPEC enc ARGS` turns `pt` into `ct`, and `ARGS -d` turns `ct` back.
+fn enc_both_ways(spec: &str, args: &[&str], pt: &[u8], ct: &[u8], what: &str) {
+    assert!(ok(Some(spec), args, pt) == ct, "{what}: encryption");
+    let dec = [args, &["-d"]].concat();
+    assert!(ok(Some(spec), &dec, ct) == pt, "{what}: decryption");
+}
+
 #[test]
 fn kalyna_enc_vectors_on_every_backend() {
     for (backend, spec) in backend_specs("kalyna") {
@@ -102,9 +111,7 @@ fn kalyna_enc_vectors_on_every_backend() {
                 let args: Vec<&str> = args.iter().map(String::as_str).collect();
                 let (pt, ct) = (unhex(s(v, "plaintext")), unhex(s(v, "ciphertext")));
                 let what = format!("{backend} {mode} vector {}", v["id"]);
-                assert!(ok(Some(&spec), &args, &pt) == ct, "{what}: encryption");
-                let dec = [&args[..], &["-d"]].concat();
-                assert!(ok(Some(&spec), &dec, &ct) == pt, "{what}: decryption");
+                enc_both_ways(&spec, &args, &pt, &ct, &what);
                 checked += 1;
             }
         }
@@ -344,9 +351,7 @@ fn gost28147_enc_vectors_on_every_backend() {
             }
             let (pt, ct) = (unhex(s(v, "plaintext")), unhex(s(v, "ciphertext")));
             let what = format!("{backend} vector {} ({mode}, {sbox})", v["id"]);
-            assert!(ok(Some(&spec), &args, &pt) == ct, "{what}: encryption");
-            let dec = [&args[..], &["-d"]].concat();
-            assert!(ok(Some(&spec), &dec, &ct) == pt, "{what}: decryption");
+            enc_both_ways(&spec, &args, &pt, &ct, &what);
             checked += 1;
         }
         // ECB 10, CTR 2, CFB 2.
@@ -590,37 +595,6 @@ fn gost34311_check_and_tag_lines() {
 }
 
 // ---- triple DES -------------------------------------------------------------------------
-
-/// Records of a CAVP `.rsp` file: (section, fields).
-fn rsp_records(text: &str) -> Vec<(String, Vec<(String, String)>)> {
-    let mut out = Vec::new();
-    let mut section = String::new();
-    let mut cur: Vec<(String, String)> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.starts_with('[') {
-            if !cur.is_empty() {
-                out.push((section.clone(), std::mem::take(&mut cur)));
-            }
-            section = line.trim_matches(|c| c == '[' || c == ']').to_string();
-        } else if let Some((k, v)) = line.split_once(" = ") {
-            if k == "COUNT" && !cur.is_empty() {
-                out.push((section.clone(), std::mem::take(&mut cur)));
-            }
-            cur.push((k.to_string(), v.to_string()));
-        }
-    }
-    if !cur.is_empty() {
-        out.push((section, cur));
-    }
-    out
-}
-
-fn field<'a>(rec: &'a [(String, String)], name: &str) -> &'a str {
-    rec.iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-        .unwrap_or_else(|| panic!("no {name} in {rec:?}"))
-}
 
 #[test]
 fn tdes_nist_mmt_vectors_on_every_backend() {

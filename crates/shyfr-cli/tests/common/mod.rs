@@ -156,3 +156,34 @@ pub fn backend_specs(family: &str) -> Vec<(String, String)> {
     assert!(!out.is_empty(), "no {family} backend");
     out
 }
+
+/// Records of a CAVP `.rsp` file: (section, fields).
+pub fn rsp_records(text: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let mut out = Vec::new();
+    let mut section = String::new();
+    let mut cur: Vec<(String, String)> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            if !cur.is_empty() {
+                out.push((section.clone(), std::mem::take(&mut cur)));
+            }
+            section = line.trim_matches(|c| c == '[' || c == ']').to_string();
+        } else if let Some((k, v)) = line.split_once(" = ") {
+            if k == "COUNT" && !cur.is_empty() {
+                out.push((section.clone(), std::mem::take(&mut cur)));
+            }
+            cur.push((k.to_string(), v.to_string()));
+        }
+    }
+    if !cur.is_empty() {
+        out.push((section, cur));
+    }
+    out
+}
+
+pub fn field<'a>(rec: &'a [(String, String)], name: &str) -> &'a str {
+    rec.iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no {name} in {rec:?}"))
+}
