@@ -400,6 +400,34 @@ fn backends_agree_for_block_counts() {
     block_counts::<Sha512_256>(128, 97);
 }
 
+/// Every message length from 0 to three blocks and one byte: every backend (whose last
+/// blocks the kernel forms itself) and the one-shot `digest` (whole blocks from the
+/// caller's slice, then the same last-block path) give soft's streamed digest.
+fn every_length<H: Tested>()
+where
+    H::Output: PartialEq + core::fmt::Debug,
+{
+    for len in 0..=3 * H::BLOCK_LEN + 1 {
+        let m = data(len, len as u8 ^ 0xa5);
+        assert_backends_agree::<H>(&m, false);
+        assert_eq!(
+            H::digest(&m),
+            soft_digest::<H>(&m),
+            "{} one-shot len {len}",
+            H::NAME
+        );
+    }
+}
+
+#[test]
+fn every_length_and_one_shot() {
+    every_length::<Sha224>();
+    every_length::<Sha256>();
+    every_length::<Sha384>();
+    every_length::<Sha512>();
+    every_length::<Sha512_256>();
+}
+
 /// Every backend equals soft at every boundary length, one-shot and streamed a byte at a
 /// time.
 fn edges<H: Tested>() {

@@ -48,19 +48,15 @@ impl<const N: usize> BlockBuffer<N> {
     /// Appends the padding and `len_be` (the message length in bits, big-endian, 8 or 16
     /// bytes) and compresses the last one or two blocks. The buffer is left empty.
     #[inline(always)]
-    pub(in crate::hash) fn finish(&mut self, len_be: &[u8], mut compress: impl FnMut(&[[u8; N]])) {
-        let l = len_be.len();
-        let pos = self.pos;
-        // `0x80` and the zeros after it in the same stores (a load of the block that needs
-        // bytes of several recent stores waits for them to reach the cache).
-        copy_short(&mut self.buf[pos..], &PAD[..N - pos]);
-        if pos + 1 > N - l {
-            compress(core::slice::from_ref(&self.buf));
-            self.buf = [0; N];
-        }
-        self.buf[N - l..].copy_from_slice(len_be);
-        compress(core::slice::from_ref(&self.buf));
+    pub(in crate::hash) fn finish(&mut self, len_be: &[u8], compress: impl FnMut(&[[u8; N]])) {
+        finish_tail::<N>(&self.buf[..self.pos], len_be, compress);
         self.pos = 0;
+    }
+
+    /// The buffered bytes (fewer than `N`).
+    #[inline(always)]
+    pub(in crate::hash) fn pending(&self) -> &[u8] {
+        &self.buf[..self.pos]
     }
 
     /// Forgets buffered input (the bytes stay until overwritten; see [`Self::wipe`]).
@@ -74,6 +70,28 @@ impl<const N: usize> BlockBuffer<N> {
         zeroize::Zeroize::zeroize(&mut self.buf);
         self.pos = 0;
     }
+}
+
+/// Pads the last `tail.len() < N` bytes of a message with `0x80`, zeros and `len_be`
+/// (its length in bits, big-endian, 8 or 16 bytes) and compresses the one or two blocks.
+#[inline(always)]
+pub(in crate::hash) fn finish_tail<const N: usize>(
+    tail: &[u8],
+    len_be: &[u8],
+    mut compress: impl FnMut(&[[u8; N]]),
+) {
+    let (l, pos) = (len_be.len(), tail.len());
+    let mut block = [0u8; N];
+    copy_short(&mut block, tail);
+    // `0x80` and the zeros after it in the same stores (a load of the block that needs
+    // bytes of several recent stores waits for them to reach the cache).
+    copy_short(&mut block[pos..], &PAD[..N - pos]);
+    if pos + 1 > N - l {
+        compress(core::slice::from_ref(&block));
+        block = [0; N];
+    }
+    block[N - l..].copy_from_slice(len_be);
+    compress(core::slice::from_ref(&block));
 }
 
 // The partial block is at most 127 bytes, and most messages are short: copying it with

@@ -107,7 +107,27 @@ impl Kernel256 {
     }
 }
 
+impl Kernel256 {
+    /// Pads and compresses the message's last `tail.len() < 64` bytes; `bits` is its
+    /// length in bits.
+    #[inline]
+    fn finish(self, state: &mut [u32; 8], tail: &[u8], bits: u64) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel256::X86ShaNi(t) => x86_shani::finish(t, state, tail, bits),
+            _ => md::finish_tail::<64>(tail, &bits.to_be_bytes(), |b| self.compress(state, b)),
+        }
+    }
+}
+
 impl Kernel512 {
+    /// Pads and compresses the message's last `tail.len() < 128` bytes; `bits` is its
+    /// length in bits.
+    #[inline]
+    fn finish(self, state: &mut [u64; 8], tail: &[u8], bits: u128) {
+        md::finish_tail::<128>(tail, &bits.to_be_bytes(), |b| self.compress(state, b));
+    }
+
     #[inline]
     fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
         match self {
@@ -180,16 +200,37 @@ macro_rules! sha2_core {
             /// Pads, compresses and returns the chaining value as bytes.
             #[inline(always)]
             fn finish(&mut self) -> [u8; 8 * size_of::<$word>()] {
-                let bits = self.len.wrapping_mul(8).to_be_bytes();
-                let (state, kernel) = (&mut self.state, self.kernel);
-                self.buf
-                    .finish(&bits, |blocks| kernel.compress(state, blocks));
+                let bits = self.len.wrapping_mul(8);
+                self.kernel
+                    .finish(&mut self.state, self.buf.pending(), bits);
+                self.buf.clear();
+                Self::output(&self.state)
+            }
+
+            /// The digest of `data` in one call: its whole blocks straight from `data`,
+            /// the last one or two formed by the kernel.
+            #[inline(always)]
+            fn oneshot(iv: &[$word; 8], kernel: $Kernel, data: &[u8]) -> [u8; 8 * size_of::<$word>()] {
+                let mut state = *iv;
+                let (blocks, tail) = data.as_chunks::<$block>();
+                if !blocks.is_empty() {
+                    kernel.compress(&mut state, blocks);
+                }
+                kernel.finish(&mut state, tail, (data.len() as $len).wrapping_mul(8));
+                let out = Self::output(&state);
+                zeroize::Zeroize::zeroize(&mut state);
+                out
+            }
+
+            /// The chaining value as big-endian bytes.
+            #[inline(always)]
+            fn output(state: &[$word; 8]) -> [u8; 8 * size_of::<$word>()] {
                 let mut out = [0u8; 8 * size_of::<$word>()];
                 for (o, s) in out
                     .as_chunks_mut::<{ size_of::<$word>() }>()
                     .0
                     .iter_mut()
-                    .zip(self.state)
+                    .zip(state)
                 {
                     *o = s.to_be_bytes();
                 }
@@ -302,9 +343,10 @@ macro_rules! sha2_type {
             /// One-shot digest of `data`.
             #[inline]
             pub fn digest(data: &[u8]) -> [u8; $out_len] {
-                let mut h = Self::new();
-                h.update(data);
-                h.finalize()
+                let full = $core::oneshot(&$iv, $kernel::best(), data);
+                let mut out = [0u8; $out_len];
+                out.copy_from_slice(&full[..$out_len]);
+                out
             }
         }
 
