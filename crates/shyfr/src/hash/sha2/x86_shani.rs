@@ -126,12 +126,6 @@ fn finish_shani(state: &mut [u32; 8], tail: &[u8], bits: u64, _t: ShaNi) {
     let n = tail.len();
     debug_assert!(n < 64);
     let (full, r) = (n / 16, n % 16);
-    // The message chunks of 16 bytes, then the one with the `0x80` byte, then zeros.
-    let mut m = [_mm_setzero_si128(); 8];
-    for (i, c) in m.iter_mut().enumerate().take(full) {
-        // SAFETY: bytes 16 i .. 16 i + 16 of `tail` exist (i < n / 16).
-        *c = unsafe { _mm_loadu_si128(tail.as_ptr().add(16 * i).cast()) };
-    }
     // SAFETY: `16 - r` is at most 16, so 16 bytes from it lie inside the 32-byte tables.
     let (slide, mark) = unsafe {
         (
@@ -139,6 +133,7 @@ fn finish_shani(state: &mut [u32; 8], tail: &[u8], bits: u64, _t: ShaNi) {
             _mm_loadu_si128(MARK.as_ptr().add(16 - r).cast()),
         )
     };
+    // The chunk holding the end of the message and the `0x80` byte.
     let part = if r == 0 {
         _mm_setzero_si128()
     } else if n >= 16 {
@@ -151,18 +146,37 @@ fn finish_shani(state: &mut [u32; 8], tail: &[u8], bits: u64, _t: ShaNi) {
         let (lo, hi) = short_words(tail);
         _mm_set_epi64x(hi as i64, lo as i64)
     };
-    m[full] = _mm_or_si128(part, mark);
-    let nblocks = if n < 56 { 1 } else { 2 };
+    let end = _mm_or_si128(part, mark);
     let bswap = bswap_idx();
-    let mut w: [__m128i; 8] = core::array::from_fn(|i| _mm_shuffle_epi8(m[i], bswap));
-    let last = 4 * nblocks - 1;
-    w[last] = _mm_insert_epi32::<2>(w[last], (bits >> 32) as i32);
-    w[last] = _mm_insert_epi32::<3>(w[last], bits as i32);
-    let (mut abef, mut cdgh) = load_state(state);
-    (abef, cdgh) = rounds(abef, cdgh, [w[0], w[1], w[2], w[3]]);
-    if nblocks == 2 {
-        (abef, cdgh) = rounds(abef, cdgh, [w[4], w[5], w[6], w[7]]);
-    }
+    // Chunk `i` of the first last block, byte-swapped: message bytes, the end, or zeros
+    // (each value in a register; no array in memory).
+    let chunk = |i: usize| {
+        let c = if i < full {
+            // SAFETY: bytes 16 i .. 16 i + 16 of `tail` exist (i < n / 16).
+            unsafe { _mm_loadu_si128(tail.as_ptr().add(16 * i).cast()) }
+        } else if i == full {
+            end
+        } else {
+            _mm_setzero_si128()
+        };
+        _mm_shuffle_epi8(c, bswap)
+    };
+    let with_len = |c: __m128i| {
+        let c = _mm_insert_epi32::<2>(c, (bits >> 32) as i32);
+        _mm_insert_epi32::<3>(c, bits as i32)
+    };
+    let (abef, cdgh) = load_state(state);
+    let (abef, cdgh) = if n < 56 {
+        rounds(
+            abef,
+            cdgh,
+            [chunk(0), chunk(1), chunk(2), with_len(chunk(3))],
+        )
+    } else {
+        let (abef, cdgh) = rounds(abef, cdgh, [chunk(0), chunk(1), chunk(2), chunk(3)]);
+        let z = _mm_setzero_si128();
+        rounds(abef, cdgh, [z, z, z, with_len(z)])
+    };
     store_state(state, abef, cdgh);
 }
 
