@@ -419,6 +419,54 @@ where
     }
 }
 
+/// `digest_continued` equals clone-update-finalize for every prefix and suffix length
+/// around a block and a half, on every backend, and leaves the state as it was.
+fn continued<H: Tested>()
+where
+    H::Output: PartialEq + core::fmt::Debug,
+{
+    let bl = H::BLOCK_LEN;
+    let lens: Vec<usize> = (0..=bl + bl / 2)
+        .step_by(3)
+        .chain([bl - 1, bl, bl + 1, 2 * bl])
+        .collect();
+    for b in H::backends() {
+        for &p in &lens {
+            let mut h = H::on(b);
+            h.update(&data(p, p as u8));
+            for &n in &lens {
+                let m = data(n, n as u8 ^ 0x3c);
+                let mut want = h.clone();
+                want.update(&m);
+                let want = want.finalize();
+                assert_eq!(
+                    h.digest_continued(&m),
+                    want,
+                    "{} prefix {p} data {n} backend {}",
+                    H::NAME,
+                    H::name(b)
+                );
+            }
+            let mut whole = data(p, p as u8);
+            whole.extend_from_slice(b"tail");
+            h.update(b"tail");
+            assert_eq!(
+                h.finalize(),
+                soft_digest::<H>(&whole),
+                "state kept, prefix {p}"
+            );
+        }
+    }
+}
+
+#[test]
+fn digest_continued_equals_clone_update_finalize() {
+    continued::<Sha224>();
+    continued::<Sha256>();
+    continued::<Sha384>();
+    continued::<Sha512>();
+}
+
 #[test]
 fn every_length_and_one_shot() {
     every_length::<Sha224>();

@@ -89,6 +89,16 @@ pub trait Hash: Clone {
         h.update(data);
         h.finalize()
     }
+
+    /// The digest of what `self` has absorbed followed by `data`, leaving `self` as it
+    /// is: the same as `{ let mut h = self.clone(); h.update(data); h.finalize() }`
+    /// (HMAC finishes its two keyed states this way), which some hashes do without
+    /// copying the whole state.
+    fn digest_continued(&self, data: &[u8]) -> Self::Output {
+        let mut h = self.clone();
+        h.update(data);
+        h.finalize()
+    }
 }
 
 /// An extendable-output function (SHAKE, cSHAKE, KMACXOF): absorb, then squeeze any length.

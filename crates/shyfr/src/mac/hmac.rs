@@ -66,12 +66,11 @@ impl<H: Hash> Hmac<H> {
     /// Finishes and returns the tag.
     #[inline]
     pub fn finalize(self) -> H::Output {
-        // Copies of the two states finish the computation (a clone is a copy; `H::new`
-        // would look the backend up again); `drop` then overwrites the originals.
-        let ih = self.inner.clone().finalize();
-        let mut outer = self.outer.clone();
-        outer.update(ih.as_ref());
-        outer.finalize()
+        // The two states finish without being consumed (`digest_continued`: a copy of
+        // the state, or only of its chaining value where the hash can); `drop` then
+        // overwrites them.
+        let ih = self.inner.digest_continued(&[]);
+        self.outer.digest_continued(ih.as_ref())
     }
 
     /// Finishes and compares with `tag` (full length) in constant time.

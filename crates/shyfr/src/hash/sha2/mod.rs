@@ -222,6 +222,32 @@ macro_rules! sha2_core {
                 out
             }
 
+            /// The digest of the absorbed input followed by `data`, `self` unchanged,
+            /// without copying the state value: when nothing is buffered, `data`'s whole
+            /// blocks from its slice and its tail by the kernel; when `data` is empty, the
+            /// buffered bytes by the kernel. `None` otherwise.
+            #[inline(always)]
+            fn continued(&self, data: &[u8]) -> Option<[u8; 8 * size_of::<$word>()]> {
+                let pending = self.buf.pending();
+                let tail = if pending.is_empty() {
+                    data
+                } else if data.is_empty() {
+                    pending
+                } else {
+                    return None;
+                };
+                let mut state = self.state;
+                let (blocks, tail) = tail.as_chunks::<$block>();
+                if !blocks.is_empty() {
+                    self.kernel.compress(&mut state, blocks);
+                }
+                let len = self.len.wrapping_add(data.len() as $len);
+                self.kernel.finish(&mut state, tail, len.wrapping_mul(8));
+                let out = Self::output(&state);
+                zeroize::Zeroize::zeroize(&mut state);
+                Some(out)
+            }
+
             /// The chaining value as big-endian bytes.
             #[inline(always)]
             fn output(state: &[$word; 8]) -> [u8; 8 * size_of::<$word>()] {
@@ -380,6 +406,21 @@ macro_rules! sha2_type {
             #[inline]
             fn digest(data: &[u8]) -> Self::Output {
                 $name::digest(data)
+            }
+            #[inline]
+            fn digest_continued(&self, data: &[u8]) -> Self::Output {
+                match self.core.continued(data) {
+                    Some(full) => {
+                        let mut out = [0u8; $out_len];
+                        out.copy_from_slice(&full[..$out_len]);
+                        out
+                    }
+                    None => {
+                        let mut h = self.clone();
+                        h.update(data);
+                        h.finalize()
+                    }
+                }
             }
         }
 
