@@ -274,3 +274,227 @@ pub(super) fn encrypt(rk: &RoundKeys, keys: &Keys, t: Tokens, io: InOut<'_>) {
 pub(super) fn decrypt(rk: &RoundKeys, keys: &Keys, t: Tokens, io: InOut<'_>) {
     crypt::<true>(rk, keys, t, io)
 }
+
+// ---- One 128-bit block at a time (the serial modes: CBC/CFB encryption, OFB, CBC-MAC).
+// The byte-sliced batch above costs a whole batch of 32 blocks per call, which a chained
+// mode pays for every block; here the block stays in one register, in memory order (byte
+// `8 c + r` is row `r` of column `c`).
+//
+// * SubBytes: the block in both 128-bit lanes of a ymm; one nibble-table S-box pass
+//   (sixteen `vpshufb` and a blend tree, as in `sbox`) looks up pi_0 in the low lane and
+//   pi_1 in the high lane, a second pass pi_2 / pi_3; the row's S-box is then picked per
+//   byte by constant blends.
+// * ShiftRows and the rotations of MixColumns: one `vpshufb` per rotation `k`, with
+//   ShiftRows folded into its index.
+// * MixColumns: `A + 2 (B + 2 (C + 2 D))` (the grouping of `mix`), doubling by GFNI or by
+//   add + masked XOR of 0x1d.
+
+/// `PAIRS[p][h]`: bytes `16 h .. 16 h + 16` of S-box `2 p` in the low lane and of S-box
+/// `2 p + 1` in the high lane.
+#[repr(C, align(32))]
+struct PairTables([[[u8; 32]; 16]; 2]);
+
+static PAIRS: PairTables = {
+    let mut t = [[[0u8; 32]; 16]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut h = 0;
+        while h < 16 {
+            let mut l = 0;
+            while l < 32 {
+                t[p][h][l] = crate::arith::gf256::tables::SBOX[2 * p + l / 16][16 * h + l % 16];
+                l += 1;
+            }
+            h += 1;
+        }
+        p += 1;
+    }
+    PairTables(t)
+};
+
+/// `vpshufb` indices of ShiftRows followed by the column rotation `k` (row `r` takes row
+/// `r + k mod 8`) for one 128-bit block.
+static SR_ROT2: [[u8; 16]; 8] = {
+    let mut t = [[0u8; 16]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut p = 0;
+        while p < 16 {
+            let (c, r) = (p / 8, (p + k) % 8);
+            // ShiftRows for two columns: rows 4..8 come from the other column.
+            t[k][p] = (8 * ((c + r / 4) % 2) + r) as u8;
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Byte masks (top bit) of the rows using pi_1 and pi_3 (`r % 4` odd) and of pi_2 / pi_3
+/// (`r % 4 >= 2`).
+static ODD_ROWS: [u8; 16] = [
+    0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80,
+];
+
+/// One chained kernel per doubling (plain AVX2, or GFNI): the same body, stamped twice so
+/// that each has its own target features.
+macro_rules! chain128_kernel {
+    ($name:ident, $features:literal, $dbl:expr) => {
+        /// A chained mode over `n` 128-bit blocks with the chaining value `iv` (updated).
+        ///
+        /// # Safety
+        /// `iv` is 16 bytes; `src` is readable for `16 n` bytes; `dst` writable for as many
+        /// unless `mode` is [`Chain::Mac`].
+        #[target_feature(enable = $features)]
+        unsafe fn $name(
+            rk: &RoundKeys,
+            mode: Chain,
+            iv: &mut [u8],
+            src: *const u8,
+            dst: *mut u8,
+            n: usize,
+        ) {
+            let nr = rk.nr;
+            let dbl = $dbl;
+            let keys: [__m128i; MAX_ROUNDS + 1] =
+                core::array::from_fn(|t| _mm_set_epi64x(rk.rk[t][1] as i64, rk.rk[t][0] as i64));
+            let sr: [__m128i; 8] = core::array::from_fn(|k| {
+                // SAFETY: 16 readable bytes of a static table.
+                unsafe { _mm_loadu_si128(SR_ROT2[k].as_ptr().cast()) }
+            });
+            // SAFETY: 16 readable bytes of a static table.
+            let odd = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
+            let lo4 = _mm256_set1_epi8(0x0f);
+            let pass = |xd: __m256i, p: usize| {
+                let lo = _mm256_and_si256(xd, lo4);
+                let t = &PAIRS.0[p];
+                let l: [__m256i; 16] =
+                    core::array::from_fn(|h| _mm256_shuffle_epi8(load32(&t[h]), lo));
+                let b4 = _mm256_slli_epi16::<3>(xd);
+                let b5 = _mm256_slli_epi16::<2>(xd);
+                let b6 = _mm256_slli_epi16::<1>(xd);
+                let m1: [__m256i; 8] =
+                    core::array::from_fn(|i| _mm256_blendv_epi8(l[2 * i], l[2 * i + 1], b4));
+                let m2: [__m256i; 4] =
+                    core::array::from_fn(|i| _mm256_blendv_epi8(m1[2 * i], m1[2 * i + 1], b5));
+                let m3 = [
+                    _mm256_blendv_epi8(m2[0], m2[1], b6),
+                    _mm256_blendv_epi8(m2[2], m2[3], b6),
+                ];
+                _mm256_blendv_epi8(m3[0], m3[1], xd)
+            };
+            let round = |x: __m128i, k: __m128i| {
+                let xd = _mm256_broadcastsi128_si256(x);
+                let (s01, s23) = (pass(xd, 0), pass(xd, 1));
+                let a = _mm_blendv_epi8(
+                    _mm256_castsi256_si128(s01),
+                    _mm256_extracti128_si256::<1>(s01),
+                    odd,
+                );
+                let b = _mm_blendv_epi8(
+                    _mm256_castsi256_si128(s23),
+                    _mm256_extracti128_si256::<1>(s23),
+                    odd,
+                );
+                // Rows 2, 3 (mod 4) are the high 16-bit half of every 32-bit group.
+                let y = _mm_blend_epi16::<0xaa>(a, b);
+                let q: [__m128i; 8] = core::array::from_fn(|k| _mm_shuffle_epi8(y, sr[k]));
+                let x3 = |a, b, c| _mm_xor_si128(_mm_xor_si128(a, b), c);
+                let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
+                let bb = _mm_xor_si128(q[5], q[6]);
+                let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm_setzero_si128());
+                let dd = q[4];
+                let t = _mm_xor_si128(cc, dbl(dd));
+                let t = _mm_xor_si128(bb, dbl(t));
+                x3(aa, dbl(t), k)
+            };
+            let encrypt = |mut x: __m128i| {
+                x = _mm_add_epi64(x, keys[0]);
+                for r in 1..nr {
+                    x = round(x, keys[r]);
+                }
+                x = round(x, _mm_setzero_si128());
+                _mm_add_epi64(x, keys[nr])
+            };
+            // SAFETY: `iv` is 16 bytes (the caller checked).
+            let mut v = unsafe { _mm_loadu_si128(iv.as_ptr().cast()) };
+            for j in 0..n {
+                // SAFETY: block j is inside the caller's regions.
+                unsafe {
+                    let p = _mm_loadu_si128(src.add(16 * j).cast());
+                    let d = dst.add(16 * j).cast();
+                    match mode {
+                        Chain::CbcEncrypt => {
+                            v = encrypt(_mm_xor_si128(v, p));
+                            _mm_storeu_si128(d, v);
+                        }
+                        Chain::CfbEncrypt => {
+                            v = _mm_xor_si128(encrypt(v), p);
+                            _mm_storeu_si128(d, v);
+                        }
+                        Chain::Ofb => {
+                            v = encrypt(v);
+                            _mm_storeu_si128(d, _mm_xor_si128(v, p));
+                        }
+                        Chain::Mac => v = encrypt(_mm_xor_si128(v, p)),
+                    }
+                }
+            }
+            // SAFETY: as for the load.
+            unsafe { _mm_storeu_si128(iv.as_mut_ptr().cast(), v) };
+        }
+    };
+}
+
+chain128_kernel!(chain128, "avx2", |x: __m128i| {
+    let top = _mm_cmpgt_epi8(_mm_setzero_si128(), x);
+    _mm_xor_si128(_mm_add_epi8(x, x), _mm_and_si128(top, _mm_set1_epi8(0x1d)))
+});
+chain128_kernel!(chain128_gfni, "avx2,gfni", |x: __m128i| {
+    _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(crate::arith::gf256::x86_avx2::M2 as i64))
+});
+
+/// The chained modes with a kernel here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Chain {
+    /// CBC encryption: `c = E(p ^ c_prev)`.
+    CbcEncrypt,
+    /// Full-block CFB encryption: `c = E(c_prev) ^ p`.
+    CfbEncrypt,
+    /// OFB: `o = E(o_prev)`, `c = p ^ o`.
+    Ofb,
+    /// CBC-MAC: `s = E(s ^ p)`, nothing written.
+    Mac,
+}
+
+/// A chained mode on whole 128-bit blocks, one block at a time in a register: `iv` one
+/// block, `n` blocks at `src` (and `dst`, unless [`Chain::Mac`]). Returns false (and does
+/// nothing) for other block lengths, which take the portable loop.
+///
+/// # Safety
+/// `src` is readable for `n` blocks and, unless `mode` is [`Chain::Mac`], `dst` writable
+/// for `n` blocks.
+pub(super) unsafe fn chained(
+    rk: &RoundKeys,
+    t: Tokens,
+    mode: Chain,
+    iv: &mut [u8],
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) -> bool {
+    if rk.nb != 2 {
+        return false;
+    }
+    assert_eq!(iv.len(), 16);
+    let _ = t.avx2;
+    // SAFETY: the tokens prove AVX2 (and GFNI when present); `iv` is one block; the
+    // regions are the caller's.
+    unsafe {
+        match t.gfni {
+            Some(_) => chain128_gfni(rk, mode, iv, src, dst, n),
+            None => chain128(rk, mode, iv, src, dst, n),
+        }
+    }
+    true
+}
