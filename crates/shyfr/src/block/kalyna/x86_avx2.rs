@@ -454,6 +454,132 @@ chain128_kernel!(chain128_gfni, "avx2,gfni", |x: __m128i| {
     _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(crate::arith::gf256::x86_avx2::M2 as i64))
 });
 
+/// For one 256-bit block in a ymm: `[k][0]` the `vpshufb` index of ShiftRows followed by
+/// the column rotation `k` for the bytes whose source is in the same 128-bit lane (0x80,
+/// a zero, elsewhere), `[k][1]` the same for the lane-swapped block.
+static SR_ROT4: [[[u8; 32]; 2]; 8] = {
+    let mut t = [[[0u8; 32]; 2]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut p = 0;
+        while p < 32 {
+            let (c, r) = (p / 8, (p + k) % 8);
+            // ShiftRows for four columns: row r comes from column c - r / 2.
+            let src = 8 * ((c + 4 - r / 2) % 4) + r;
+            let same = src / 16 == p / 16;
+            t[k][0][p] = if same { (src % 16) as u8 } else { 0x80 };
+            t[k][1][p] = if same { 0x80 } else { (src % 16) as u8 };
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The 256-bit-block sibling of `chain128_kernel`: all four S-boxes on the whole
+/// register (four nibble-table passes), the row's one picked by constant blends, and each
+/// rotation-after-ShiftRows as two `vpshufb` (same lane, swapped lanes) ORed.
+macro_rules! chain256_kernel {
+    ($name:ident, $features:literal, $dbl:expr) => {
+        /// A chained mode over `n` 256-bit blocks with the chaining value `iv` (updated).
+        ///
+        /// # Safety
+        /// `iv` is 32 bytes; `src` is readable for `32 n` bytes; `dst` writable for as many
+        /// unless `mode` is [`Chain::Mac`].
+        #[target_feature(enable = $features)]
+        unsafe fn $name(
+            rk: &RoundKeys,
+            mode: Chain,
+            iv: &mut [u8],
+            src: *const u8,
+            dst: *mut u8,
+            n: usize,
+        ) {
+            let nr = rk.nr;
+            let dbl = $dbl;
+            let keys: [__m256i; MAX_ROUNDS + 1] = core::array::from_fn(|t| {
+                _mm256_set_epi64x(
+                    rk.rk[t][3] as i64,
+                    rk.rk[t][2] as i64,
+                    rk.rk[t][1] as i64,
+                    rk.rk[t][0] as i64,
+                )
+            });
+            let sr: [[__m256i; 2]; 8] = core::array::from_fn(|k| {
+                // SAFETY: 32 readable bytes of a static table, twice.
+                unsafe {
+                    [
+                        _mm256_loadu_si256(SR_ROT4[k][0].as_ptr().cast()),
+                        _mm256_loadu_si256(SR_ROT4[k][1].as_ptr().cast()),
+                    ]
+                }
+            });
+            let odd = {
+                // SAFETY: 16 readable bytes of a static table.
+                let o = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
+                _mm256_broadcastsi128_si256(o)
+            };
+            let round = |x: __m256i, k: __m256i| {
+                let s: [__m256i; 4] = core::array::from_fn(|i| sbox(x, i));
+                let a = _mm256_blendv_epi8(s[0], s[1], odd);
+                let b = _mm256_blendv_epi8(s[2], s[3], odd);
+                let y = _mm256_blend_epi16::<0xaa>(a, b);
+                let ys = _mm256_permute4x64_epi64::<0x4e>(y);
+                let q: [__m256i; 8] = core::array::from_fn(|k| {
+                    _mm256_or_si256(
+                        _mm256_shuffle_epi8(y, sr[k][0]),
+                        _mm256_shuffle_epi8(ys, sr[k][1]),
+                    )
+                });
+                let x3 = |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c);
+                let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
+                let bb = _mm256_xor_si256(q[5], q[6]);
+                let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm256_setzero_si256());
+                let t = _mm256_xor_si256(cc, dbl(q[4]));
+                let t = _mm256_xor_si256(bb, dbl(t));
+                x3(aa, dbl(t), k)
+            };
+            let encrypt = |mut x: __m256i| {
+                x = _mm256_add_epi64(x, keys[0]);
+                for r in 1..nr {
+                    x = round(x, keys[r]);
+                }
+                x = round(x, _mm256_setzero_si256());
+                _mm256_add_epi64(x, keys[nr])
+            };
+            // SAFETY: `iv` is 32 bytes (the caller checked).
+            let mut v = unsafe { _mm256_loadu_si256(iv.as_ptr().cast()) };
+            for j in 0..n {
+                // SAFETY: block j is inside the caller's regions.
+                unsafe {
+                    let p = _mm256_loadu_si256(src.add(32 * j).cast());
+                    let d = dst.add(32 * j).cast();
+                    match mode {
+                        Chain::CbcEncrypt => {
+                            v = encrypt(_mm256_xor_si256(v, p));
+                            _mm256_storeu_si256(d, v);
+                        }
+                        Chain::CfbEncrypt => {
+                            v = _mm256_xor_si256(encrypt(v), p);
+                            _mm256_storeu_si256(d, v);
+                        }
+                        Chain::Ofb => {
+                            v = encrypt(v);
+                            _mm256_storeu_si256(d, _mm256_xor_si256(v, p));
+                        }
+                        Chain::Mac => v = encrypt(_mm256_xor_si256(v, p)),
+                    }
+                }
+            }
+            // SAFETY: as for the load.
+            unsafe { _mm256_storeu_si256(iv.as_mut_ptr().cast(), v) };
+        }
+    };
+}
+
+chain256_kernel!(chain256, "avx2", xtime);
+chain256_kernel!(chain256_gfni, "avx2,gfni", xtime_gfni);
+
 /// The chained modes with a kernel here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Chain {
@@ -467,9 +593,9 @@ pub(super) enum Chain {
     Mac,
 }
 
-/// A chained mode on whole 128-bit blocks, one block at a time in a register: `iv` one
-/// block, `n` blocks at `src` (and `dst`, unless [`Chain::Mac`]). Returns false (and does
-/// nothing) for other block lengths, which take the portable loop.
+/// A chained mode on whole 128- or 256-bit blocks, one block at a time in a register: `iv`
+/// one block, `n` blocks at `src` (and `dst`, unless [`Chain::Mac`]). Returns false (and
+/// does nothing) for 512-bit blocks, which take the portable loop.
 ///
 /// # Safety
 /// `src` is readable for `n` blocks and, unless `mode` is [`Chain::Mac`], `dst` writable
@@ -483,17 +609,19 @@ pub(super) unsafe fn chained(
     dst: *mut u8,
     n: usize,
 ) -> bool {
-    if rk.nb != 2 {
+    if rk.nb > 4 {
         return false;
     }
-    assert_eq!(iv.len(), 16);
+    assert_eq!(iv.len(), 8 * rk.nb);
     let _ = t.avx2;
     // SAFETY: the tokens prove AVX2 (and GFNI when present); `iv` is one block; the
     // regions are the caller's.
     unsafe {
-        match t.gfni {
-            Some(_) => chain128_gfni(rk, mode, iv, src, dst, n),
-            None => chain128(rk, mode, iv, src, dst, n),
+        match (rk.nb, t.gfni) {
+            (2, Some(_)) => chain128_gfni(rk, mode, iv, src, dst, n),
+            (2, None) => chain128(rk, mode, iv, src, dst, n),
+            (_, Some(_)) => chain256_gfni(rk, mode, iv, src, dst, n),
+            (_, None) => chain256(rk, mode, iv, src, dst, n),
         }
     }
     true
