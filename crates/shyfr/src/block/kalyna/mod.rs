@@ -22,7 +22,7 @@
 //! | backend | needs | bulk layout | few blocks |
 //! |---------|-------|-------------|------------|
 //! | `x86_avx512` | AVX-512 F/VL/BW + VBMI + GFNI | byte-sliced: one zmm per byte position of 64 blocks | natural layout (blocks as in memory, up to 24-32 blocks), and chained kernels for CBC/CFB encryption, OFB, CBC-MAC with the block in one xmm/ymm/zmm |
-//! | `x86_avx2` | AVX2 (GFNI used when present) | byte-sliced: one ymm per byte position of 32 blocks | a padded batch; 128- and 256-bit blocks of the chained modes in one register (nibble-table S-boxes) |
+//! | `x86_avx2` | AVX2 (GFNI used when present) | byte-sliced: one ymm per byte position of 32 blocks | a padded batch; the chained modes one block at a time in registers (nibble-table S-boxes) |
 //! | `aarch64_neon` | NEON | byte-sliced: one q register per byte position of 16 blocks | a padded batch |
 //! | `soft` | nothing (portable, bitsliced) | bit planes of 64 columns (32, 16 or 8 blocks) | a padded batch |
 //!
@@ -533,9 +533,8 @@ impl Kalyna {
             let (src, dst) = (io.src_ptr(), io.dst_ptr());
             // SAFETY: `io` holds n whole blocks, readable at `src` and writable at `dst`;
             // `iv` is one block (checked above).
-            if unsafe { x86_avx2::chained(&self.keys, *t, m, iv, src, dst, n) } {
-                return Ok(());
-            }
+            unsafe { x86_avx2::chained(&self.keys, *t, m, iv, src, dst, n) };
+            return Ok(());
         }
         // Portable: one block at a time through the backend's block call.
         let mut x = [0u8; 64];
@@ -603,7 +602,7 @@ impl Kalyna {
             let n = data.len() / bl;
             // SAFETY: `data` holds n whole blocks; in MAC mode nothing is written through
             // `dst`; `state` is one block (checked above).
-            let done = unsafe {
+            unsafe {
                 x86_avx2::chained(
                     &self.keys,
                     *t,
@@ -614,9 +613,7 @@ impl Kalyna {
                     n,
                 )
             };
-            if done {
-                return Ok(());
-            }
+            return Ok(());
         }
         let mut copy = [0u8; 64];
         for blk in data.chunks_exact(bl) {

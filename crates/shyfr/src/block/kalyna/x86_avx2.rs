@@ -580,6 +580,181 @@ macro_rules! chain256_kernel {
 chain256_kernel!(chain256, "avx2", xtime);
 chain256_kernel!(chain256_gfni, "avx2,gfni", xtime_gfni);
 
+/// For one 512-bit block in two ymm (`A`: columns 0..4, `B`: columns 4..8): `[o][j]` the
+/// `vpshufb` index of ShiftRows for output register `o` from source `j` (`A`, `A` with its
+/// lanes swapped, `B`, `B` swapped), 0x80 (a zero) where the byte comes from elsewhere.
+static SR8: [[[u8; 32]; 4]; 2] = {
+    let mut t = [[[0x80u8; 32]; 4]; 2];
+    let mut o = 0;
+    while o < 2 {
+        let mut p = 0;
+        while p < 32 {
+            let (c, r) = ((32 * o + p) / 8, p % 8);
+            // ShiftRows for eight columns: row r comes from column c - r.
+            let src = 8 * ((c + 8 - r) % 8) + r;
+            let swapped = (src % 32) / 16 != p / 16;
+            t[o][2 * (src / 32) + swapped as usize][p] = (src % 16) as u8;
+            p += 1;
+        }
+        o += 1;
+    }
+    t
+};
+
+/// `vpshufb` indices of the column rotation `k` (row `r` takes row `r + k mod 8`) in
+/// both lanes.
+static ROT32: [[u8; 32]; 8] = {
+    let mut t = [[0u8; 32]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut p = 0;
+        while p < 32 {
+            t[k][p] = ((p % 16) / 8 * 8 + (p % 8 + k) % 8) as u8;
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The 512-bit-block sibling: the block in two ymm, ShiftRows as four `vpshufb` ORed per
+/// register, then the rotations in-lane.
+macro_rules! chain512_kernel {
+    ($name:ident, $features:literal, $dbl:expr) => {
+        /// A chained mode over `n` 512-bit blocks with the chaining value `iv` (updated).
+        ///
+        /// # Safety
+        /// `iv` is 64 bytes; `src` is readable for `64 n` bytes; `dst` writable for as many
+        /// unless `mode` is [`Chain::Mac`].
+        #[target_feature(enable = $features)]
+        unsafe fn $name(
+            rk: &RoundKeys,
+            mode: Chain,
+            iv: &mut [u8],
+            src: *const u8,
+            dst: *mut u8,
+            n: usize,
+        ) {
+            let nr = rk.nr;
+            let dbl = $dbl;
+            let keys: [[__m256i; 2]; MAX_ROUNDS + 1] = core::array::from_fn(|t| {
+                let w = &rk.rk[t];
+                [
+                    _mm256_set_epi64x(w[3] as i64, w[2] as i64, w[1] as i64, w[0] as i64),
+                    _mm256_set_epi64x(w[7] as i64, w[6] as i64, w[5] as i64, w[4] as i64),
+                ]
+            });
+            let sr: [[__m256i; 4]; 2] =
+                core::array::from_fn(|o| core::array::from_fn(|j| load32(&SR8[o][j])));
+            let rot: [__m256i; 8] = core::array::from_fn(|k| load32(&ROT32[k]));
+            let odd = {
+                // SAFETY: 16 readable bytes of a static table.
+                let o = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
+                _mm256_broadcastsi128_si256(o)
+            };
+            let sub = |x: __m256i| {
+                let s: [__m256i; 4] = core::array::from_fn(|i| sbox(x, i));
+                let a = _mm256_blendv_epi8(s[0], s[1], odd);
+                let b = _mm256_blendv_epi8(s[2], s[3], odd);
+                _mm256_blend_epi16::<0xaa>(a, b)
+            };
+            let mix = |y: __m256i, k: __m256i| {
+                let q: [__m256i; 8] = core::array::from_fn(|i| _mm256_shuffle_epi8(y, rot[i]));
+                let x3 = |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c);
+                let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
+                let bb = _mm256_xor_si256(q[5], q[6]);
+                let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm256_setzero_si256());
+                let t = _mm256_xor_si256(cc, dbl(q[4]));
+                let t = _mm256_xor_si256(bb, dbl(t));
+                x3(aa, dbl(t), k)
+            };
+            let round = |x: [__m256i; 2], k: [__m256i; 2]| {
+                let y = [sub(x[0]), sub(x[1])];
+                let v = [
+                    y[0],
+                    _mm256_permute4x64_epi64::<0x4e>(y[0]),
+                    y[1],
+                    _mm256_permute4x64_epi64::<0x4e>(y[1]),
+                ];
+                let shifted: [__m256i; 2] = core::array::from_fn(|o| {
+                    let p: [__m256i; 4] =
+                        core::array::from_fn(|j| _mm256_shuffle_epi8(v[j], sr[o][j]));
+                    _mm256_or_si256(_mm256_or_si256(p[0], p[1]), _mm256_or_si256(p[2], p[3]))
+                });
+                [mix(shifted[0], k[0]), mix(shifted[1], k[1])]
+            };
+            let zero = [_mm256_setzero_si256(); 2];
+            let encrypt = |x: [__m256i; 2]| {
+                let mut x = [
+                    _mm256_add_epi64(x[0], keys[0][0]),
+                    _mm256_add_epi64(x[1], keys[0][1]),
+                ];
+                for r in 1..nr {
+                    x = round(x, keys[r]);
+                }
+                x = round(x, zero);
+                [
+                    _mm256_add_epi64(x[0], keys[nr][0]),
+                    _mm256_add_epi64(x[1], keys[nr][1]),
+                ]
+            };
+            let xor2 = |a: [__m256i; 2], b: [__m256i; 2]| {
+                [_mm256_xor_si256(a[0], b[0]), _mm256_xor_si256(a[1], b[1])]
+            };
+            // SAFETY: `iv` is 64 bytes (the caller checked).
+            let mut v = unsafe {
+                let p = iv.as_ptr();
+                [
+                    _mm256_loadu_si256(p.cast()),
+                    _mm256_loadu_si256(p.add(32).cast()),
+                ]
+            };
+            for j in 0..n {
+                // SAFETY: block j (64 bytes at `64 j`) is inside the caller's regions.
+                unsafe {
+                    let s = src.add(64 * j);
+                    let p = [
+                        _mm256_loadu_si256(s.cast()),
+                        _mm256_loadu_si256(s.add(32).cast()),
+                    ];
+                    let out = match mode {
+                        Chain::CbcEncrypt => {
+                            v = encrypt(xor2(v, p));
+                            Some(v)
+                        }
+                        Chain::CfbEncrypt => {
+                            v = xor2(encrypt(v), p);
+                            Some(v)
+                        }
+                        Chain::Ofb => {
+                            v = encrypt(v);
+                            Some(xor2(v, p))
+                        }
+                        Chain::Mac => {
+                            v = encrypt(xor2(v, p));
+                            None
+                        }
+                    };
+                    if let Some(o) = out {
+                        let d = dst.add(64 * j);
+                        _mm256_storeu_si256(d.cast(), o[0]);
+                        _mm256_storeu_si256(d.add(32).cast(), o[1]);
+                    }
+                }
+            }
+            // SAFETY: as for the load.
+            unsafe {
+                let d = iv.as_mut_ptr();
+                _mm256_storeu_si256(d.cast(), v[0]);
+                _mm256_storeu_si256(d.add(32).cast(), v[1]);
+            }
+        }
+    };
+}
+
+chain512_kernel!(chain512, "avx2", xtime);
+chain512_kernel!(chain512_gfni, "avx2,gfni", xtime_gfni);
+
 /// The chained modes with a kernel here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Chain {
@@ -593,9 +768,8 @@ pub(super) enum Chain {
     Mac,
 }
 
-/// A chained mode on whole 128- or 256-bit blocks, one block at a time in a register: `iv`
-/// one block, `n` blocks at `src` (and `dst`, unless [`Chain::Mac`]). Returns false (and
-/// does nothing) for 512-bit blocks, which take the portable loop.
+/// A chained mode on whole blocks, one block at a time in registers: `iv` one block, `n`
+/// blocks at `src` (and `dst`, unless [`Chain::Mac`]).
 ///
 /// # Safety
 /// `src` is readable for `n` blocks and, unless `mode` is [`Chain::Mac`], `dst` writable
@@ -608,10 +782,7 @@ pub(super) unsafe fn chained(
     src: *const u8,
     dst: *mut u8,
     n: usize,
-) -> bool {
-    if rk.nb > 4 {
-        return false;
-    }
+) {
     assert_eq!(iv.len(), 8 * rk.nb);
     let _ = t.avx2;
     // SAFETY: the tokens prove AVX2 (and GFNI when present); `iv` is one block; the
@@ -620,9 +791,10 @@ pub(super) unsafe fn chained(
         match (rk.nb, t.gfni) {
             (2, Some(_)) => chain128_gfni(rk, mode, iv, src, dst, n),
             (2, None) => chain128(rk, mode, iv, src, dst, n),
-            (_, Some(_)) => chain256_gfni(rk, mode, iv, src, dst, n),
-            (_, None) => chain256(rk, mode, iv, src, dst, n),
+            (4, Some(_)) => chain256_gfni(rk, mode, iv, src, dst, n),
+            (4, None) => chain256(rk, mode, iv, src, dst, n),
+            (_, Some(_)) => chain512_gfni(rk, mode, iv, src, dst, n),
+            (_, None) => chain512(rk, mode, iv, src, dst, n),
         }
     }
-    true
 }
