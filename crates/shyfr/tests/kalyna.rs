@@ -214,66 +214,96 @@ proptest! {
 
 /// The chained-mode kernels (CBC and CFB encryption, OFB, CBC-MAC) of every backend equal
 /// the block-at-a-time definitions on `soft`.
+/// The chained modes (CBC and full-block CFB encryption, OFB, CBC-MAC) of `k` (backend
+/// `b`) against their definitions, one block at a time on `soft`, with the chaining value
+/// `iv` over `data` (whole blocks).
+fn check_chained(b: Backend, bits: usize, key: &[u8], iv: &[u8], data: &[u8]) {
+    use shyfr::block::InOutBuf;
+    let k = Kalyna::with_backend(bits, key, b).unwrap();
+    let soft = Kalyna::with_backend(bits, key, Backend::Soft).unwrap();
+    let bl = bits / 8;
+    let blocks = data.len() / bl;
+    let (mut cbc, mut cfb, mut ofb) = (data.to_vec(), data.to_vec(), data.to_vec());
+    let (mut v1, mut v2, mut v3, mut mac) = (iv.to_vec(), iv.to_vec(), iv.to_vec(), iv.to_vec());
+    for j in 0..blocks {
+        let blk = j * bl..(j + 1) * bl;
+        for (x, y) in v1.iter_mut().zip(&data[blk.clone()]) {
+            *x ^= y;
+        }
+        soft.encrypt_blocks(&mut v1).unwrap();
+        cbc[blk.clone()].copy_from_slice(&v1);
+        soft.encrypt_blocks(&mut v2).unwrap();
+        for (x, y) in v2.iter_mut().zip(&data[blk.clone()]) {
+            *x ^= y;
+        }
+        cfb[blk.clone()].copy_from_slice(&v2);
+        soft.encrypt_blocks(&mut v3).unwrap();
+        for (x, y) in ofb[blk.clone()].iter_mut().zip(&v3) {
+            *x ^= y;
+        }
+        for (x, y) in mac.iter_mut().zip(&data[blk.clone()]) {
+            *x ^= y;
+        }
+        soft.encrypt_blocks(&mut mac).unwrap();
+    }
+    let mut got = data.to_vec();
+    let mut v = iv.to_vec();
+    k.cbc_encrypt_blocks(&mut v, InOutBuf::in_place(&mut got))
+        .unwrap();
+    assert_eq!((got, &v), (cbc, &v1), "{b:?} {bits} cbc {blocks}");
+    let mut got = vec![0u8; data.len()];
+    let mut v = iv.to_vec();
+    k.cfb_encrypt_blocks(&mut v, InOutBuf::new(data, &mut got).unwrap())
+        .unwrap();
+    assert_eq!((got, &v), (cfb, &v2), "{b:?} {bits} cfb {blocks}");
+    let mut got = data.to_vec();
+    let mut v = iv.to_vec();
+    k.ofb_blocks(&mut v, InOutBuf::in_place(&mut got)).unwrap();
+    assert_eq!((got, &v), (ofb, &v3), "{b:?} {bits} ofb {blocks}");
+    let mut v = iv.to_vec();
+    k.cbc_mac_blocks(&mut v, data).unwrap();
+    assert_eq!(v, mac, "{b:?} {bits} mac {blocks}");
+}
+
 #[test]
 fn chained_kernels_equal_their_definition() {
-    use shyfr::block::InOutBuf;
     for b in backends() {
         for (bits, kl) in VARIANTS {
             let key: Vec<u8> = (0..kl as u8).map(|i| i ^ 0x77).collect();
-            let k = Kalyna::with_backend(bits, &key, b).unwrap();
-            let soft = Kalyna::with_backend(bits, &key, Backend::Soft).unwrap();
             let bl = bits / 8;
             for blocks in [0usize, 1, 2, 5, 17] {
                 let data: Vec<u8> = (0..blocks * bl).map(|i| (i * 29 + 1) as u8).collect();
                 let iv: Vec<u8> = (0..bl).map(|i| (i * 3) as u8).collect();
-                // Definitions, one block at a time on soft.
-                let (mut cbc, mut cfb, mut ofb) = (data.clone(), data.clone(), data.clone());
-                let (mut v1, mut v2, mut v3, mut mac) =
-                    (iv.clone(), iv.clone(), iv.clone(), iv.clone());
-                for j in 0..blocks {
-                    let blk = j * bl..(j + 1) * bl;
-                    for (x, y) in v1.iter_mut().zip(&data[blk.clone()]) {
-                        *x ^= y;
-                    }
-                    soft.encrypt_blocks(&mut v1).unwrap();
-                    cbc[blk.clone()].copy_from_slice(&v1);
-                    soft.encrypt_blocks(&mut v2).unwrap();
-                    for (x, y) in v2.iter_mut().zip(&data[blk.clone()]) {
-                        *x ^= y;
-                    }
-                    cfb[blk.clone()].copy_from_slice(&v2);
-                    soft.encrypt_blocks(&mut v3).unwrap();
-                    for (x, y) in ofb[blk.clone()].iter_mut().zip(&v3) {
-                        *x ^= y;
-                    }
-                    for (x, y) in mac.iter_mut().zip(&data[blk.clone()]) {
-                        *x ^= y;
-                    }
-                    soft.encrypt_blocks(&mut mac).unwrap();
-                }
-                let mut got = data.clone();
-                let mut v = iv.clone();
-                k.cbc_encrypt_blocks(&mut v, InOutBuf::in_place(&mut got))
-                    .unwrap();
-                assert_eq!((got, &v), (cbc, &v1), "{b:?} {bits} cbc {blocks}");
-                let mut got = vec![0u8; data.len()];
-                let mut v = iv.clone();
-                k.cfb_encrypt_blocks(&mut v, InOutBuf::new(&data, &mut got).unwrap())
-                    .unwrap();
-                assert_eq!((got, &v), (cfb, &v2), "{b:?} {bits} cfb {blocks}");
-                let mut got = data.clone();
-                let mut v = iv.clone();
-                k.ofb_blocks(&mut v, InOutBuf::in_place(&mut got)).unwrap();
-                assert_eq!((got, &v), (ofb, &v3), "{b:?} {bits} ofb {blocks}");
-                let mut v = iv.clone();
-                k.cbc_mac_blocks(&mut v, &data).unwrap();
-                assert_eq!(v, mac, "{b:?} {bits} mac {blocks}");
+                check_chained(b, bits, &key, &iv, &data);
             }
             // Wrong chaining-value length and partial blocks are errors.
+            let k = Kalyna::with_backend(bits, &key, b).unwrap();
             let mut short = vec![0u8; bl - 1];
             assert!(k.cbc_mac_blocks(&mut short, &[]).is_err());
             let mut v = vec![0u8; bl];
             assert!(k.cbc_mac_blocks(&mut v, &[0u8; 3]).is_err());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// The chained kernels of every backend (the one-register kernels of `x86_avx512`)
+    /// against the one-block definitions on random keys, chaining values and data, for
+    /// every variant.
+    #[test]
+    fn chained_kernels_equal_their_definition_random(
+        key in proptest::collection::vec(any::<u8>(), 64),
+        iv in proptest::collection::vec(any::<u8>(), 64),
+        data in proptest::collection::vec(any::<u8>(), 0..64 * 23),
+    ) {
+        for b in backends() {
+            for (bits, kl) in VARIANTS {
+                let bl = bits / 8;
+                let whole = data.len() / bl * bl;
+                check_chained(b, bits, &key[..kl], &iv[..bl], &data[..whole]);
+            }
         }
     }
 }

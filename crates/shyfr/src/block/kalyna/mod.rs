@@ -21,8 +21,8 @@
 //!
 //! | backend | needs | bulk layout | few blocks |
 //! |---------|-------|-------------|------------|
-//! | `x86_avx512` | AVX-512 F/VL/BW + VBMI + GFNI | byte-sliced: one zmm per byte position of 64 blocks | natural layout (blocks as in memory, up to 24-32 blocks), and a chained kernel for CBC/CFB encryption, OFB, CBC-MAC |
-//! | `x86_avx2` | AVX2 (GFNI used when present) | byte-sliced: one ymm per byte position of 32 blocks | a padded batch |
+//! | `x86_avx512` | AVX-512 F/VL/BW + VBMI + GFNI | byte-sliced: one zmm per byte position of 64 blocks | natural layout (blocks as in memory, up to 24-32 blocks), and chained kernels for CBC/CFB encryption, OFB, CBC-MAC with the block in one xmm/ymm/zmm |
+//! | `x86_avx2` | AVX2 (GFNI used when present) | byte-sliced: one ymm per byte position of 32 blocks | a padded batch; the chained modes one block at a time in registers (nibble-table S-boxes) |
 //! | `aarch64_neon` | NEON | byte-sliced: one q register per byte position of 16 blocks | a padded batch |
 //! | `soft` | nothing (portable, bitsliced) | bit planes of 64 columns (32, 16 or 8 blocks) | a padded batch |
 //!
@@ -518,8 +518,25 @@ impl Kalyna {
             x86_avx512::chained(&self.keys, k, *t, m, iv, data.inout());
             return Ok(());
         }
-        // Portable: one block at a time through the backend's block call.
         let mut data = data;
+        #[cfg(target_arch = "x86_64")]
+        if let Inner::Avx2(_, t) = &self.inner {
+            use x86_avx2::Chain;
+            let m = match mode {
+                Chained::CbcEncrypt => Chain::CbcEncrypt,
+                Chained::CfbEncrypt => Chain::CfbEncrypt,
+                Chained::Ofb => Chain::Ofb,
+                Chained::Mac => Chain::Mac,
+            };
+            let n = data.len() / bl;
+            let mut io = data.inout();
+            let (src, dst) = (io.src_ptr(), io.dst_ptr());
+            // SAFETY: `io` holds n whole blocks, readable at `src` and writable at `dst`;
+            // `iv` is one block (checked above).
+            unsafe { x86_avx2::chained(&self.keys, *t, m, iv, src, dst, n) };
+            return Ok(());
+        }
+        // Portable: one block at a time through the backend's block call.
         let mut x = [0u8; 64];
         for off in (0..data.len()).step_by(bl) {
             let p = &data.input()[off..off + bl];
@@ -577,6 +594,25 @@ impl Kalyna {
         #[cfg(target_arch = "x86_64")]
         if let Inner::Avx512(k, t) = &self.inner {
             x86_avx512::mac(&self.keys, k, *t, state, data);
+            return Ok(());
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Inner::Avx2(_, t) = &self.inner {
+            let src = data.as_ptr();
+            let n = data.len() / bl;
+            // SAFETY: `data` holds n whole blocks; in MAC mode nothing is written through
+            // `dst`; `state` is one block (checked above).
+            unsafe {
+                x86_avx2::chained(
+                    &self.keys,
+                    *t,
+                    x86_avx2::Chain::Mac,
+                    state,
+                    src,
+                    src.cast_mut(),
+                    n,
+                )
+            };
             return Ok(());
         }
         let mut copy = [0u8; 64];

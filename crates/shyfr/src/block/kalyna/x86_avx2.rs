@@ -274,3 +274,527 @@ pub(super) fn encrypt(rk: &RoundKeys, keys: &Keys, t: Tokens, io: InOut<'_>) {
 pub(super) fn decrypt(rk: &RoundKeys, keys: &Keys, t: Tokens, io: InOut<'_>) {
     crypt::<true>(rk, keys, t, io)
 }
+
+// ---- One 128-bit block at a time (the serial modes: CBC/CFB encryption, OFB, CBC-MAC).
+// The byte-sliced batch above costs a whole batch of 32 blocks per call, which a chained
+// mode pays for every block; here the block stays in one register, in memory order (byte
+// `8 c + r` is row `r` of column `c`).
+//
+// * SubBytes: the block in both 128-bit lanes of a ymm; one nibble-table S-box pass
+//   (sixteen `vpshufb` and a blend tree, as in `sbox`) looks up pi_0 in the low lane and
+//   pi_1 in the high lane, a second pass pi_2 / pi_3; the row's S-box is then picked per
+//   byte by constant blends.
+// * ShiftRows and the rotations of MixColumns: one `vpshufb` per rotation `k`, with
+//   ShiftRows folded into its index.
+// * MixColumns: `A + 2 (B + 2 (C + 2 D))` (the grouping of `mix`), doubling by GFNI or by
+//   add + masked XOR of 0x1d.
+
+/// `PAIRS[p][h]`: bytes `16 h .. 16 h + 16` of S-box `2 p` in the low lane and of S-box
+/// `2 p + 1` in the high lane.
+#[repr(C, align(32))]
+struct PairTables([[[u8; 32]; 16]; 2]);
+
+static PAIRS: PairTables = {
+    let mut t = [[[0u8; 32]; 16]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut h = 0;
+        while h < 16 {
+            let mut l = 0;
+            while l < 32 {
+                t[p][h][l] = crate::arith::gf256::tables::SBOX[2 * p + l / 16][16 * h + l % 16];
+                l += 1;
+            }
+            h += 1;
+        }
+        p += 1;
+    }
+    PairTables(t)
+};
+
+/// `vpshufb` indices of ShiftRows followed by the column rotation `k` (row `r` takes row
+/// `r + k mod 8`) for one 128-bit block.
+static SR_ROT2: [[u8; 16]; 8] = {
+    let mut t = [[0u8; 16]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut p = 0;
+        while p < 16 {
+            let (c, r) = (p / 8, (p + k) % 8);
+            // ShiftRows for two columns: rows 4..8 come from the other column.
+            t[k][p] = (8 * ((c + r / 4) % 2) + r) as u8;
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Byte masks (top bit) of the rows using pi_1 and pi_3 (`r % 4` odd) and of pi_2 / pi_3
+/// (`r % 4 >= 2`).
+static ODD_ROWS: [u8; 16] = [
+    0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80,
+];
+
+/// One chained kernel per doubling (plain AVX2, or GFNI): the same body, stamped twice so
+/// that each has its own target features.
+macro_rules! chain128_kernel {
+    ($name:ident, $features:literal, $dbl:expr) => {
+        /// A chained mode over `n` 128-bit blocks with the chaining value `iv` (updated).
+        ///
+        /// # Safety
+        /// `iv` is 16 bytes; `src` is readable for `16 n` bytes; `dst` writable for as many
+        /// unless `mode` is [`Chain::Mac`].
+        #[target_feature(enable = $features)]
+        unsafe fn $name(
+            rk: &RoundKeys,
+            mode: Chain,
+            iv: &mut [u8],
+            src: *const u8,
+            dst: *mut u8,
+            n: usize,
+        ) {
+            let nr = rk.nr;
+            let dbl = $dbl;
+            let keys: [__m128i; MAX_ROUNDS + 1] =
+                core::array::from_fn(|t| _mm_set_epi64x(rk.rk[t][1] as i64, rk.rk[t][0] as i64));
+            let sr: [__m128i; 8] = core::array::from_fn(|k| {
+                // SAFETY: 16 readable bytes of a static table.
+                unsafe { _mm_loadu_si128(SR_ROT2[k].as_ptr().cast()) }
+            });
+            // SAFETY: 16 readable bytes of a static table.
+            let odd = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
+            let lo4 = _mm256_set1_epi8(0x0f);
+            let pass = |xd: __m256i, p: usize| {
+                let lo = _mm256_and_si256(xd, lo4);
+                let t = &PAIRS.0[p];
+                let l: [__m256i; 16] =
+                    core::array::from_fn(|h| _mm256_shuffle_epi8(load32(&t[h]), lo));
+                let b4 = _mm256_slli_epi16::<3>(xd);
+                let b5 = _mm256_slli_epi16::<2>(xd);
+                let b6 = _mm256_slli_epi16::<1>(xd);
+                let m1: [__m256i; 8] =
+                    core::array::from_fn(|i| _mm256_blendv_epi8(l[2 * i], l[2 * i + 1], b4));
+                let m2: [__m256i; 4] =
+                    core::array::from_fn(|i| _mm256_blendv_epi8(m1[2 * i], m1[2 * i + 1], b5));
+                let m3 = [
+                    _mm256_blendv_epi8(m2[0], m2[1], b6),
+                    _mm256_blendv_epi8(m2[2], m2[3], b6),
+                ];
+                _mm256_blendv_epi8(m3[0], m3[1], xd)
+            };
+            let round = |x: __m128i, k: __m128i| {
+                let xd = _mm256_broadcastsi128_si256(x);
+                let (s01, s23) = (pass(xd, 0), pass(xd, 1));
+                let a = _mm_blendv_epi8(
+                    _mm256_castsi256_si128(s01),
+                    _mm256_extracti128_si256::<1>(s01),
+                    odd,
+                );
+                let b = _mm_blendv_epi8(
+                    _mm256_castsi256_si128(s23),
+                    _mm256_extracti128_si256::<1>(s23),
+                    odd,
+                );
+                // Rows 2, 3 (mod 4) are the high 16-bit half of every 32-bit group.
+                let y = _mm_blend_epi16::<0xaa>(a, b);
+                let q: [__m128i; 8] = core::array::from_fn(|k| _mm_shuffle_epi8(y, sr[k]));
+                let x3 = |a, b, c| _mm_xor_si128(_mm_xor_si128(a, b), c);
+                let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
+                let bb = _mm_xor_si128(q[5], q[6]);
+                let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm_setzero_si128());
+                let dd = q[4];
+                let t = _mm_xor_si128(cc, dbl(dd));
+                let t = _mm_xor_si128(bb, dbl(t));
+                x3(aa, dbl(t), k)
+            };
+            let encrypt = |mut x: __m128i| {
+                x = _mm_add_epi64(x, keys[0]);
+                for r in 1..nr {
+                    x = round(x, keys[r]);
+                }
+                x = round(x, _mm_setzero_si128());
+                _mm_add_epi64(x, keys[nr])
+            };
+            // SAFETY: `iv` is 16 bytes (the caller checked).
+            let mut v = unsafe { _mm_loadu_si128(iv.as_ptr().cast()) };
+            for j in 0..n {
+                // SAFETY: block j is inside the caller's regions.
+                unsafe {
+                    let p = _mm_loadu_si128(src.add(16 * j).cast());
+                    let d = dst.add(16 * j).cast();
+                    match mode {
+                        Chain::CbcEncrypt => {
+                            v = encrypt(_mm_xor_si128(v, p));
+                            _mm_storeu_si128(d, v);
+                        }
+                        Chain::CfbEncrypt => {
+                            v = _mm_xor_si128(encrypt(v), p);
+                            _mm_storeu_si128(d, v);
+                        }
+                        Chain::Ofb => {
+                            v = encrypt(v);
+                            _mm_storeu_si128(d, _mm_xor_si128(v, p));
+                        }
+                        Chain::Mac => v = encrypt(_mm_xor_si128(v, p)),
+                    }
+                }
+            }
+            // SAFETY: as for the load.
+            unsafe { _mm_storeu_si128(iv.as_mut_ptr().cast(), v) };
+        }
+    };
+}
+
+chain128_kernel!(chain128, "avx2", |x: __m128i| {
+    let top = _mm_cmpgt_epi8(_mm_setzero_si128(), x);
+    _mm_xor_si128(_mm_add_epi8(x, x), _mm_and_si128(top, _mm_set1_epi8(0x1d)))
+});
+chain128_kernel!(chain128_gfni, "avx2,gfni", |x: __m128i| {
+    _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(crate::arith::gf256::x86_avx2::M2 as i64))
+});
+
+/// For one 256-bit block in a ymm: `[k][0]` the `vpshufb` index of ShiftRows followed by
+/// the column rotation `k` for the bytes whose source is in the same 128-bit lane (0x80,
+/// a zero, elsewhere), `[k][1]` the same for the lane-swapped block.
+static SR_ROT4: [[[u8; 32]; 2]; 8] = {
+    let mut t = [[[0u8; 32]; 2]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut p = 0;
+        while p < 32 {
+            let (c, r) = (p / 8, (p + k) % 8);
+            // ShiftRows for four columns: row r comes from column c - r / 2.
+            let src = 8 * ((c + 4 - r / 2) % 4) + r;
+            let same = src / 16 == p / 16;
+            t[k][0][p] = if same { (src % 16) as u8 } else { 0x80 };
+            t[k][1][p] = if same { 0x80 } else { (src % 16) as u8 };
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The 256-bit-block sibling of `chain128_kernel`: all four S-boxes on the whole
+/// register (four nibble-table passes), the row's one picked by constant blends, and each
+/// rotation-after-ShiftRows as two `vpshufb` (same lane, swapped lanes) ORed.
+macro_rules! chain256_kernel {
+    ($name:ident, $features:literal, $dbl:expr) => {
+        /// A chained mode over `n` 256-bit blocks with the chaining value `iv` (updated).
+        ///
+        /// # Safety
+        /// `iv` is 32 bytes; `src` is readable for `32 n` bytes; `dst` writable for as many
+        /// unless `mode` is [`Chain::Mac`].
+        #[target_feature(enable = $features)]
+        unsafe fn $name(
+            rk: &RoundKeys,
+            mode: Chain,
+            iv: &mut [u8],
+            src: *const u8,
+            dst: *mut u8,
+            n: usize,
+        ) {
+            let nr = rk.nr;
+            let dbl = $dbl;
+            let keys: [__m256i; MAX_ROUNDS + 1] = core::array::from_fn(|t| {
+                _mm256_set_epi64x(
+                    rk.rk[t][3] as i64,
+                    rk.rk[t][2] as i64,
+                    rk.rk[t][1] as i64,
+                    rk.rk[t][0] as i64,
+                )
+            });
+            let sr: [[__m256i; 2]; 8] = core::array::from_fn(|k| {
+                // SAFETY: 32 readable bytes of a static table, twice.
+                unsafe {
+                    [
+                        _mm256_loadu_si256(SR_ROT4[k][0].as_ptr().cast()),
+                        _mm256_loadu_si256(SR_ROT4[k][1].as_ptr().cast()),
+                    ]
+                }
+            });
+            let odd = {
+                // SAFETY: 16 readable bytes of a static table.
+                let o = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
+                _mm256_broadcastsi128_si256(o)
+            };
+            let round = |x: __m256i, k: __m256i| {
+                let s: [__m256i; 4] = core::array::from_fn(|i| sbox(x, i));
+                let a = _mm256_blendv_epi8(s[0], s[1], odd);
+                let b = _mm256_blendv_epi8(s[2], s[3], odd);
+                let y = _mm256_blend_epi16::<0xaa>(a, b);
+                let ys = _mm256_permute4x64_epi64::<0x4e>(y);
+                let q: [__m256i; 8] = core::array::from_fn(|k| {
+                    _mm256_or_si256(
+                        _mm256_shuffle_epi8(y, sr[k][0]),
+                        _mm256_shuffle_epi8(ys, sr[k][1]),
+                    )
+                });
+                let x3 = |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c);
+                let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
+                let bb = _mm256_xor_si256(q[5], q[6]);
+                let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm256_setzero_si256());
+                let t = _mm256_xor_si256(cc, dbl(q[4]));
+                let t = _mm256_xor_si256(bb, dbl(t));
+                x3(aa, dbl(t), k)
+            };
+            let encrypt = |mut x: __m256i| {
+                x = _mm256_add_epi64(x, keys[0]);
+                for r in 1..nr {
+                    x = round(x, keys[r]);
+                }
+                x = round(x, _mm256_setzero_si256());
+                _mm256_add_epi64(x, keys[nr])
+            };
+            // SAFETY: `iv` is 32 bytes (the caller checked).
+            let mut v = unsafe { _mm256_loadu_si256(iv.as_ptr().cast()) };
+            for j in 0..n {
+                // SAFETY: block j is inside the caller's regions.
+                unsafe {
+                    let p = _mm256_loadu_si256(src.add(32 * j).cast());
+                    let d = dst.add(32 * j).cast();
+                    match mode {
+                        Chain::CbcEncrypt => {
+                            v = encrypt(_mm256_xor_si256(v, p));
+                            _mm256_storeu_si256(d, v);
+                        }
+                        Chain::CfbEncrypt => {
+                            v = _mm256_xor_si256(encrypt(v), p);
+                            _mm256_storeu_si256(d, v);
+                        }
+                        Chain::Ofb => {
+                            v = encrypt(v);
+                            _mm256_storeu_si256(d, _mm256_xor_si256(v, p));
+                        }
+                        Chain::Mac => v = encrypt(_mm256_xor_si256(v, p)),
+                    }
+                }
+            }
+            // SAFETY: as for the load.
+            unsafe { _mm256_storeu_si256(iv.as_mut_ptr().cast(), v) };
+        }
+    };
+}
+
+chain256_kernel!(chain256, "avx2", xtime);
+chain256_kernel!(chain256_gfni, "avx2,gfni", xtime_gfni);
+
+/// For one 512-bit block in two ymm (`A`: columns 0..4, `B`: columns 4..8): `[o][j]` the
+/// `vpshufb` index of ShiftRows for output register `o` from source `j` (`A`, `A` with its
+/// lanes swapped, `B`, `B` swapped), 0x80 (a zero) where the byte comes from elsewhere.
+static SR8: [[[u8; 32]; 4]; 2] = {
+    let mut t = [[[0x80u8; 32]; 4]; 2];
+    let mut o = 0;
+    while o < 2 {
+        let mut p = 0;
+        while p < 32 {
+            let (c, r) = ((32 * o + p) / 8, p % 8);
+            // ShiftRows for eight columns: row r comes from column c - r.
+            let src = 8 * ((c + 8 - r) % 8) + r;
+            let swapped = (src % 32) / 16 != p / 16;
+            t[o][2 * (src / 32) + swapped as usize][p] = (src % 16) as u8;
+            p += 1;
+        }
+        o += 1;
+    }
+    t
+};
+
+/// `vpshufb` indices of the column rotation `k` (row `r` takes row `r + k mod 8`) in
+/// both lanes.
+static ROT32: [[u8; 32]; 8] = {
+    let mut t = [[0u8; 32]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut p = 0;
+        while p < 32 {
+            t[k][p] = ((p % 16) / 8 * 8 + (p % 8 + k) % 8) as u8;
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The 512-bit-block sibling: the block in two ymm, ShiftRows as four `vpshufb` ORed per
+/// register, then the rotations in-lane.
+macro_rules! chain512_kernel {
+    ($name:ident, $features:literal, $dbl:expr) => {
+        /// A chained mode over `n` 512-bit blocks with the chaining value `iv` (updated).
+        ///
+        /// # Safety
+        /// `iv` is 64 bytes; `src` is readable for `64 n` bytes; `dst` writable for as many
+        /// unless `mode` is [`Chain::Mac`].
+        #[target_feature(enable = $features)]
+        unsafe fn $name(
+            rk: &RoundKeys,
+            mode: Chain,
+            iv: &mut [u8],
+            src: *const u8,
+            dst: *mut u8,
+            n: usize,
+        ) {
+            let nr = rk.nr;
+            let dbl = $dbl;
+            let keys: [[__m256i; 2]; MAX_ROUNDS + 1] = core::array::from_fn(|t| {
+                let w = &rk.rk[t];
+                [
+                    _mm256_set_epi64x(w[3] as i64, w[2] as i64, w[1] as i64, w[0] as i64),
+                    _mm256_set_epi64x(w[7] as i64, w[6] as i64, w[5] as i64, w[4] as i64),
+                ]
+            });
+            let sr: [[__m256i; 4]; 2] =
+                core::array::from_fn(|o| core::array::from_fn(|j| load32(&SR8[o][j])));
+            let rot: [__m256i; 8] = core::array::from_fn(|k| load32(&ROT32[k]));
+            let odd = {
+                // SAFETY: 16 readable bytes of a static table.
+                let o = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
+                _mm256_broadcastsi128_si256(o)
+            };
+            let sub = |x: __m256i| {
+                let s: [__m256i; 4] = core::array::from_fn(|i| sbox(x, i));
+                let a = _mm256_blendv_epi8(s[0], s[1], odd);
+                let b = _mm256_blendv_epi8(s[2], s[3], odd);
+                _mm256_blend_epi16::<0xaa>(a, b)
+            };
+            let mix = |y: __m256i, k: __m256i| {
+                let q: [__m256i; 8] = core::array::from_fn(|i| _mm256_shuffle_epi8(y, rot[i]));
+                let x3 = |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c);
+                let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
+                let bb = _mm256_xor_si256(q[5], q[6]);
+                let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm256_setzero_si256());
+                let t = _mm256_xor_si256(cc, dbl(q[4]));
+                let t = _mm256_xor_si256(bb, dbl(t));
+                x3(aa, dbl(t), k)
+            };
+            let round = |x: [__m256i; 2], k: [__m256i; 2]| {
+                let y = [sub(x[0]), sub(x[1])];
+                let v = [
+                    y[0],
+                    _mm256_permute4x64_epi64::<0x4e>(y[0]),
+                    y[1],
+                    _mm256_permute4x64_epi64::<0x4e>(y[1]),
+                ];
+                let shifted: [__m256i; 2] = core::array::from_fn(|o| {
+                    let p: [__m256i; 4] =
+                        core::array::from_fn(|j| _mm256_shuffle_epi8(v[j], sr[o][j]));
+                    _mm256_or_si256(_mm256_or_si256(p[0], p[1]), _mm256_or_si256(p[2], p[3]))
+                });
+                [mix(shifted[0], k[0]), mix(shifted[1], k[1])]
+            };
+            let zero = [_mm256_setzero_si256(); 2];
+            let encrypt = |x: [__m256i; 2]| {
+                let mut x = [
+                    _mm256_add_epi64(x[0], keys[0][0]),
+                    _mm256_add_epi64(x[1], keys[0][1]),
+                ];
+                for r in 1..nr {
+                    x = round(x, keys[r]);
+                }
+                x = round(x, zero);
+                [
+                    _mm256_add_epi64(x[0], keys[nr][0]),
+                    _mm256_add_epi64(x[1], keys[nr][1]),
+                ]
+            };
+            let xor2 = |a: [__m256i; 2], b: [__m256i; 2]| {
+                [_mm256_xor_si256(a[0], b[0]), _mm256_xor_si256(a[1], b[1])]
+            };
+            // SAFETY: `iv` is 64 bytes (the caller checked).
+            let mut v = unsafe {
+                let p = iv.as_ptr();
+                [
+                    _mm256_loadu_si256(p.cast()),
+                    _mm256_loadu_si256(p.add(32).cast()),
+                ]
+            };
+            for j in 0..n {
+                // SAFETY: block j (64 bytes at `64 j`) is inside the caller's regions.
+                unsafe {
+                    let s = src.add(64 * j);
+                    let p = [
+                        _mm256_loadu_si256(s.cast()),
+                        _mm256_loadu_si256(s.add(32).cast()),
+                    ];
+                    let out = match mode {
+                        Chain::CbcEncrypt => {
+                            v = encrypt(xor2(v, p));
+                            Some(v)
+                        }
+                        Chain::CfbEncrypt => {
+                            v = xor2(encrypt(v), p);
+                            Some(v)
+                        }
+                        Chain::Ofb => {
+                            v = encrypt(v);
+                            Some(xor2(v, p))
+                        }
+                        Chain::Mac => {
+                            v = encrypt(xor2(v, p));
+                            None
+                        }
+                    };
+                    if let Some(o) = out {
+                        let d = dst.add(64 * j);
+                        _mm256_storeu_si256(d.cast(), o[0]);
+                        _mm256_storeu_si256(d.add(32).cast(), o[1]);
+                    }
+                }
+            }
+            // SAFETY: as for the load.
+            unsafe {
+                let d = iv.as_mut_ptr();
+                _mm256_storeu_si256(d.cast(), v[0]);
+                _mm256_storeu_si256(d.add(32).cast(), v[1]);
+            }
+        }
+    };
+}
+
+chain512_kernel!(chain512, "avx2", xtime);
+chain512_kernel!(chain512_gfni, "avx2,gfni", xtime_gfni);
+
+/// The chained modes with a kernel here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Chain {
+    /// CBC encryption: `c = E(p ^ c_prev)`.
+    CbcEncrypt,
+    /// Full-block CFB encryption: `c = E(c_prev) ^ p`.
+    CfbEncrypt,
+    /// OFB: `o = E(o_prev)`, `c = p ^ o`.
+    Ofb,
+    /// CBC-MAC: `s = E(s ^ p)`, nothing written.
+    Mac,
+}
+
+/// A chained mode on whole blocks, one block at a time in registers: `iv` one block, `n`
+/// blocks at `src` (and `dst`, unless [`Chain::Mac`]).
+///
+/// # Safety
+/// `src` is readable for `n` blocks and, unless `mode` is [`Chain::Mac`], `dst` writable
+/// for `n` blocks.
+pub(super) unsafe fn chained(
+    rk: &RoundKeys,
+    t: Tokens,
+    mode: Chain,
+    iv: &mut [u8],
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    assert_eq!(iv.len(), 8 * rk.nb);
+    let _ = t.avx2;
+    // SAFETY: the tokens prove AVX2 (and GFNI when present); `iv` is one block; the
+    // regions are the caller's.
+    unsafe {
+        match (rk.nb, t.gfni) {
+            (2, Some(_)) => chain128_gfni(rk, mode, iv, src, dst, n),
+            (2, None) => chain128(rk, mode, iv, src, dst, n),
+            (4, Some(_)) => chain256_gfni(rk, mode, iv, src, dst, n),
+            (4, None) => chain256(rk, mode, iv, src, dst, n),
+            (_, Some(_)) => chain512_gfni(rk, mode, iv, src, dst, n),
+            (_, None) => chain512(rk, mode, iv, src, dst, n),
+        }
+    }
+}

@@ -31,7 +31,8 @@ use core::arch::x86_64::*;
 use super::soft::shift;
 use super::{RoundKeys, MAX_ROUNDS};
 use crate::arith::gf256::x86_avx512::{
-    inv_mix, mix, nat_inv_mix, nat_mix, nat_sbox, rot_idx, sbox, table,
+    inv_mix, mix, nat_inv_mix, nat_mix, nat_mix128, nat_mix256, nat_mix512, nat_sbox, nat_sbox128,
+    nat_sbox256, rot_idx, sbox, table,
 };
 use crate::cpu::x86::Avx512VbmiGfni;
 use crate::inout::InOut;
@@ -515,15 +516,144 @@ pub(super) enum Chain {
     Mac,
 }
 
-/// A chained mode over `n` blocks with the chaining value `iv` (one block), the tables and
-/// indices loaded once and the block kept in a register (the natural layout); `iv` is
-/// updated to the last chaining value.
+/// One chained kernel per block width: the block in one xmm / ymm / zmm register, the
+/// S-box tables (16 zmm) in registers, the round keys read from `keys.nat` (loads off the
+/// critical path), `NR` a constant. Per round: the S-boxes ([`nat_sbox128`] and
+/// siblings), ShiftRows (one byte permute), the seven byte rotations of every column by
+/// `vprorq` (the shift unit: the shuffle unit is busy with the S-box permutes, and on Zen 4
+/// sharing it costs about 4 cycles a round for 128-bit blocks) and MixColumns with the
+/// round key folded into its last XOR.
+macro_rules! chain_kernel {
+    ($name:ident, $nb:literal, $t:ty, $load:ident, $store:ident, $xor:ident, $add:ident,
+     $sbox:ident, $shift:expr, $ror:ident, $mix:ident, $zero:ident) => {
+        /// A chained mode over `n` blocks of this width with the chaining value `iv`;
+        /// `iv` is updated to the last chaining value.
+        ///
+        /// # Safety
+        /// `iv` holds one block; `src` is readable for `n` blocks; `dst` writable for `n`
+        /// blocks unless `mode` is [`Chain::Mac`].
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+        unsafe fn $name<const NR: usize>(
+            keys: &Keys,
+            mode: Chain,
+            iv: &mut [u8],
+            src: *const u8,
+            dst: *mut u8,
+            n: usize,
+        ) {
+            const BL: usize = 8 * $nb;
+            let key = |t: usize| {
+                // SAFETY: `keys.nat[t]` is 64 readable bytes.
+                unsafe { $load(keys.nat[t].as_ptr().cast()) }
+            };
+            let tab: [[__m512i; 4]; 4] = core::array::from_fn(table);
+            // The index is hidden from the optimiser: knowing it, LLVM folds ShiftRows into
+            // the S-box's blends as lane inserts and wider permutes (slower on Zen 4).
+            let sr: $t = {
+                let v = ($nb as usize).trailing_zeros() as usize - 1;
+                let idx = core::hint::black_box(&SHIFT_IDX[v][0]);
+                // SAFETY: 64 readable bytes of a static table.
+                unsafe { $load(idx.as_ptr().cast()) }
+            };
+            let shift_rows = $shift;
+            let encrypt = |mut x: $t| {
+                x = $add(x, key(0));
+                for round in 1..=NR {
+                    let k = if round < NR { key(round) } else { $zero() };
+                    let q0 = shift_rows($sbox(x, &tab), sr);
+                    let q = [
+                        q0,
+                        $ror::<8>(q0),
+                        $ror::<16>(q0),
+                        $ror::<24>(q0),
+                        $ror::<32>(q0),
+                        $ror::<40>(q0),
+                        $ror::<48>(q0),
+                        $ror::<56>(q0),
+                    ];
+                    x = $mix(q, k);
+                }
+                $add(x, key(NR))
+            };
+            // SAFETY: `iv` is one block (the caller checked).
+            let mut v = unsafe { $load(iv.as_ptr().cast()) };
+            for j in 0..n {
+                // SAFETY: block j is inside the caller's regions.
+                unsafe {
+                    let p = $load(src.add(j * BL).cast());
+                    let d = dst.add(j * BL).cast();
+                    match mode {
+                        Chain::CbcEncrypt => {
+                            v = encrypt($xor(v, p));
+                            $store(d, v);
+                        }
+                        Chain::CfbEncrypt => {
+                            v = $xor(encrypt(v), p);
+                            $store(d, v);
+                        }
+                        Chain::Ofb => {
+                            v = encrypt(v);
+                            $store(d, $xor(v, p));
+                        }
+                        Chain::Mac => v = encrypt($xor(v, p)),
+                    }
+                }
+            }
+            // SAFETY: as for the load.
+            unsafe { $store(iv.as_mut_ptr().cast(), v) };
+        }
+    };
+}
+
+chain_kernel!(
+    chain128,
+    2,
+    __m128i,
+    _mm_loadu_si128,
+    _mm_storeu_si128,
+    _mm_xor_si128,
+    _mm_add_epi64,
+    nat_sbox128,
+    |y, i| _mm_shuffle_epi8(y, i),
+    _mm_ror_epi64,
+    nat_mix128,
+    _mm_setzero_si128
+);
+chain_kernel!(
+    chain256,
+    4,
+    __m256i,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    _mm256_xor_si256,
+    _mm256_add_epi64,
+    nat_sbox256,
+    |y, i| _mm256_permutexvar_epi8(i, y),
+    _mm256_ror_epi64,
+    nat_mix256,
+    _mm256_setzero_si256
+);
+chain_kernel!(
+    chain512,
+    8,
+    __m512i,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    _mm512_xor_si512,
+    _mm512_add_epi64,
+    nat_sbox,
+    |y, i| _mm512_permutexvar_epi8(i, y),
+    _mm512_ror_epi64,
+    nat_mix512,
+    _mm512_setzero_si512
+);
+
+/// The chained kernel for the key's block length and round count: `iv` one block, `n`
+/// blocks at `src` (and `dst`).
 ///
 /// # Safety
-/// `src` is readable for `n` blocks; `dst` writable for `n` blocks unless `mode` is
-/// [`Chain::Mac`].
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-unsafe fn chain<const NB: usize>(
+/// As for [`chain128`]; the caller holds the [`Avx512VbmiGfni`] token.
+unsafe fn chain(
     rk: &RoundKeys,
     keys: &Keys,
     mode: Chain,
@@ -532,72 +662,16 @@ unsafe fn chain<const NB: usize>(
     dst: *mut u8,
     n: usize,
 ) {
-    let nr = rk.nr;
-    let bl = 8 * NB;
-    let mask = word_mask(0, NB);
-    let key = |t: usize| {
-        // SAFETY: `keys.nat[t]` is 64 readable bytes.
-        unsafe { _mm512_loadu_si512(keys.nat[t].as_ptr().cast()) }
-    };
-    let sr = {
-        let v = NB.trailing_zeros() as usize - 1;
-        // SAFETY: 64 readable bytes of a static table.
-        unsafe { _mm512_loadu_si512(SHIFT_IDX[v][0].as_ptr().cast()) }
-    };
-    let t: [[__m512i; 4]; 4] = core::array::from_fn(table);
-    let ri = rot_idx();
-    let keys_r: [__m512i; MAX_ROUNDS + 1] = core::array::from_fn(|r| {
-        if r <= nr {
-            key(r)
-        } else {
-            _mm512_setzero_si512()
-        }
-    });
-    let encrypt = |mut x: __m512i| {
-        x = _mm512_add_epi64(x, keys_r[0]);
-        for round in 1..=nr {
-            let k = if round < nr {
-                keys_r[round]
-            } else {
-                _mm512_setzero_si512()
-            };
-            let y = nat_sbox(x, &t);
-            let y = if NB == 2 {
-                _mm512_shuffle_epi8(y, sr)
-            } else {
-                _mm512_permutexvar_epi8(sr, y)
-            };
-            x = nat_mix(y, k, &ri);
-        }
-        _mm512_add_epi64(x, keys_r[nr])
-    };
-    // SAFETY: `iv` is one block (the caller checked), read and written under the mask.
-    let mut v = unsafe { _mm512_maskz_loadu_epi64(mask, iv.as_ptr().cast::<i64>()) };
-    for j in 0..n {
-        // SAFETY: block j is inside the caller's regions; the mask keeps the accesses to
-        // one block.
-        unsafe {
-            let p = _mm512_maskz_loadu_epi64(mask, src.add(j * bl).cast::<i64>());
-            match mode {
-                Chain::CbcEncrypt => {
-                    v = encrypt(_mm512_xor_si512(v, p));
-                    _mm512_mask_storeu_epi64(dst.add(j * bl).cast::<i64>(), mask, v);
-                }
-                Chain::CfbEncrypt => {
-                    v = _mm512_xor_si512(encrypt(v), p);
-                    _mm512_mask_storeu_epi64(dst.add(j * bl).cast::<i64>(), mask, v);
-                }
-                Chain::Ofb => {
-                    v = encrypt(v);
-                    let c = _mm512_xor_si512(v, p);
-                    _mm512_mask_storeu_epi64(dst.add(j * bl).cast::<i64>(), mask, c);
-                }
-                Chain::Mac => v = encrypt(_mm512_xor_si512(v, p)),
-            }
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match (rk.nb, rk.nr) {
+            (2, 10) => chain128::<10>(keys, mode, iv, src, dst, n),
+            (2, _) => chain128::<14>(keys, mode, iv, src, dst, n),
+            (4, 14) => chain256::<14>(keys, mode, iv, src, dst, n),
+            (4, _) => chain256::<18>(keys, mode, iv, src, dst, n),
+            _ => chain512::<18>(keys, mode, iv, src, dst, n),
         }
     }
-    // SAFETY: as for the load.
-    unsafe { _mm512_mask_storeu_epi64(iv.as_mut_ptr().cast::<i64>(), mask, v) };
 }
 
 /// [`chain`] for the key's block length: `iv` one block, `io` whole blocks (checked by
@@ -611,32 +685,23 @@ pub(super) fn chained(
     mut io: InOut<'_>,
 ) {
     let _ = t;
+    assert_eq!(iv.len(), 8 * rk.nb);
     let n = io.len() / (8 * rk.nb);
     let (src, dst) = (io.src_ptr(), io.dst_ptr());
-    // SAFETY: the token proves AVX-512 F/BW/VL, VBMI and GFNI; `io` holds n blocks.
-    unsafe {
-        match rk.nb {
-            2 => chain::<2>(rk, keys, mode, iv, src, dst, n),
-            4 => chain::<4>(rk, keys, mode, iv, src, dst, n),
-            _ => chain::<8>(rk, keys, mode, iv, src, dst, n),
-        }
-    }
+    // SAFETY: the token proves AVX-512 F/BW/VL, VBMI and GFNI; `iv` is one block, `io`
+    // holds n blocks.
+    unsafe { chain(rk, keys, mode, iv, src, dst, n) }
 }
 
 /// CBC-MAC absorption of the whole blocks of `data` into `state` (one block).
 pub(super) fn mac(rk: &RoundKeys, keys: &Keys, t: Avx512VbmiGfni, state: &mut [u8], data: &[u8]) {
     let _ = t;
+    assert_eq!(state.len(), 8 * rk.nb);
     let n = data.len() / (8 * rk.nb);
     let src = data.as_ptr();
-    // SAFETY: the token proves the features; `data` holds n blocks; in MAC mode the kernel
-    // never writes through `dst`.
-    unsafe {
-        match rk.nb {
-            2 => chain::<2>(rk, keys, Chain::Mac, state, src, src.cast_mut(), n),
-            4 => chain::<4>(rk, keys, Chain::Mac, state, src, src.cast_mut(), n),
-            _ => chain::<8>(rk, keys, Chain::Mac, state, src, src.cast_mut(), n),
-        }
-    }
+    // SAFETY: the token proves the features; `state` is one block, `data` holds n blocks;
+    // in MAC mode the kernel never writes through `dst`.
+    unsafe { chain(rk, keys, Chain::Mac, state, src, src.cast_mut(), n) }
 }
 
 /// Blocks up to which a call runs in the natural layout (groups of four registers) rather
