@@ -119,7 +119,9 @@ fn arithmetic_matches_num_bigint() {
 #[test]
 fn edge_values() {
     for b in backends() {
-        for bits in [64usize, 1024, 2048] {
+        // 1536 and 3072: sizes where the IFMA kernels take fewer steps than the digits they
+        // hold (30 of 32, 60 of 64).
+        for bits in [64usize, 1024, 1536, 2048, 3072] {
             let l = bits.div_ceil(64);
             let n = (BigUint::one() << bits) - 1u32; // all ones: the largest odd modulus
             let m = Modulus::with_backend(&from_big(&n, l), b).unwrap();

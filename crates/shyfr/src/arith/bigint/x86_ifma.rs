@@ -32,16 +32,26 @@ const MASK: u64 = (1 << 52) - 1;
 /// Window width of the exponentiation (table of 32 entries).
 const WIN: usize = 5;
 
+/// Digits (and steps of the multiplication) for a modulus of `bits` bits: `4n < 2^(52 S)`.
+fn steps(bits: usize) -> usize {
+    (bits + 2).div_ceil(52)
+}
+
 /// A modulus prepared for IFMA exponentiation.
 #[derive(Clone)]
 pub(crate) struct Params {
     /// Registers of four digits per number.
     regs: usize,
+    /// Digit-serial steps of a multiplication, `S`: the digits of `4n` (`R' = 2^(52 S)`).
+    /// Fewer than the `4 regs` digits held when the size is not a multiple of 208 bits
+    /// (30 of 32 for the 1536-bit halves of RSA-3072): the digits above `S` of every
+    /// operand below `2n` are zero, so the steps for them would only multiply by zero.
+    steps: usize,
     /// `n` in `4 regs` 52-bit digits.
     n: Vec<u64>,
     /// `-n^{-1} mod 2^52`.
     k0: u64,
-    /// `R'^2 mod n` in digits, `R' = 2^(52 * 4 regs)`.
+    /// `R'^2 mod n` in digits, `R' = 2^(52 steps)`.
     rr: Vec<u64>,
     /// The modulus in 64-bit limbs (the final reduction).
     n_limbs: Vec<u64>,
@@ -80,19 +90,20 @@ impl Params {
         if bits < MIN_BITS {
             return None;
         }
-        // R' = 2^(52 D) > 4n
-        let need = (bits + 2).div_ceil(52).div_ceil(4);
-        let regs = *SUPPORTED.iter().find(|&&r| r >= need)?;
+        // R' = 2^(52 S) > 4n for S = `steps(bits)` digits; the registers hold D >= S.
+        let steps = steps(bits);
+        let regs = *SUPPORTED.iter().find(|&&r| 4 * r >= steps)?;
         let d = regs * 4;
         let n_limbs = m.modulus().as_limbs().to_vec();
         let n = to_digits(&n_limbs, d);
         let k0 = limbs::neg_inv_u64(n_limbs[0]) & MASK;
-        // R'^2 mod n = 2^(104 D) mod n
+        // R'^2 mod n = 2^(104 S) mod n
         let two = BoxedUint::from_u64(2, 1);
-        let e = BoxedUint::from_u64(104 * d as u64, 1);
+        let e = BoxedUint::from_u64(104 * steps as u64, 1);
         let rr = to_digits(m.pow_vartime(&two, &e).as_limbs(), d);
         Some(Params {
             regs,
+            steps,
             n,
             k0,
             rr,
@@ -134,7 +145,7 @@ impl Params {
         b2: &BoxedUint,
         e2: &BoxedUint,
     ) -> Option<(BoxedUint, BoxedUint)> {
-        if p1.regs != p2.regs || e1.nlimbs() != e2.nlimbs() {
+        if p1.regs != p2.regs || p1.steps != p2.steps || e1.nlimbs() != e2.nlimbs() {
             return None;
         }
         let d = p1.regs * 4;
@@ -461,6 +472,14 @@ fn normalize<const N: usize>(acc: &mut [__m256i; N]) {
     }
 }
 
+/// Bit length of a number in normalised digits; its time depends on the length only (of
+/// a modulus: public, the key size).
+fn bit_len(x: &[u64]) -> usize {
+    x.iter()
+        .rposition(|&v| v != 0)
+        .map_or(0, |h| 52 * h + 64 - x[h].leading_zeros() as usize)
+}
+
 /// The modulus in registers: `n`, `n` shifted down one lane, `n_0` and `k0`.
 struct NRegs<const N: usize> {
     n: [__m256i; N],
@@ -468,6 +487,8 @@ struct NRegs<const N: usize> {
     k0v: __m256i,
     k0: u64,
     n0: u64,
+    /// Steps of a multiplication (see `Params::steps`).
+    steps: usize,
 }
 
 impl<const N: usize> NRegs<N> {
@@ -481,6 +502,7 @@ impl<const N: usize> NRegs<N> {
             k0v: unsafe { _mm256_set1_epi64x(k0 as i64) },
             k0,
             n0: n[0],
+            steps: steps(bit_len(n)),
         }
     }
 }
@@ -493,7 +515,7 @@ fn amm1<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &NRegs<N>) {
     let mut acc = [_mm256_setzero_si256(); N];
     let maskv = _mm256_set1_epi64x(MASK as i64);
     let mut prev = 0;
-    for &bi in &b[..4 * N] {
+    for &bi in &b[..nr.steps] {
         amm_step(&mut acc, &av, &nr.n, &nr.n1, bi, prev, nr.k0v, maskv);
         prev = bi;
     }
@@ -514,9 +536,11 @@ fn amm2<const N: usize>(r: [&mut [u64]; 2], a: [&[u64]; 2], b: [&[u64]; 2], nr: 
     let mut acc0 = [z; N];
     let mut acc1 = [z; N];
     // b_i broadcast from memory (a load, no shuffle), b_{i-1} kept from the step before.
-    let (b0, b1) = (&b[0][..4 * N], &b[1][..4 * N]);
+    let steps = nr[0].steps;
+    debug_assert_eq!(steps, nr[1].steps);
+    let (b0, b1) = (&b[0][..steps], &b[1][..steps]);
     let (mut p0, mut p1) = (z, z);
-    for i in 0..4 * N {
+    for i in 0..steps {
         let (c0, c1): (&[u64; 1], &[u64; 1]) = (
             b0[i..i + 1].try_into().expect("one digit"),
             b1[i..i + 1].try_into().expect("one digit"),
