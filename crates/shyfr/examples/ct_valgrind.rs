@@ -374,7 +374,7 @@ fn hash_checks(log: &mut Log) {
 }
 
 /// Kalyna, every variant: key set-up, encrypt, decrypt; and the DSTU 7624 CTR (gamma),
-/// CMAC and GCM seal on each variant.
+/// CBC encryption, OFB, CMAC and GCM seal on each variant.
 fn kalyna_checks(log: &mut Log) {
     macro_rules! modes {
         ($t:ident, $b:expr, $key:expr, $data:expr) => {{
@@ -384,6 +384,12 @@ fn kalyna_checks(log: &mut Log) {
                 .expect("iv")
                 .apply_keystream($data)
                 .expect("ctr");
+            // The chained kernels (one block in a register): CBC encryption, OFB.
+            Cbc::new(&k).encrypt(&vec![5u8; bl], $data).expect("cbc");
+            Ofb::new(&k, &vec![6u8; bl])
+                .expect("iv")
+                .apply_keystream($data)
+                .expect("ofb");
             let t = DstuCmac::mac(&k, bl, $data).expect("cmac");
             public(t.as_bytes());
             let g = DstuGcm::new(&k, bl).expect("gcm");
@@ -413,7 +419,7 @@ fn kalyna_checks(log: &mut Log) {
             });
         }
         log.checked(
-            "Kalyna (5 variants) key set-up, encrypt, decrypt, DSTU CTR (gamma), CMAC, GCM seal",
+            "Kalyna (5 variants) key set-up, encrypt, decrypt, DSTU CTR (gamma), CBC enc, OFB, CMAC, GCM seal",
             b.name(),
         );
     }
