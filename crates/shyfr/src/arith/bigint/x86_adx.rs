@@ -35,6 +35,12 @@ pub(crate) fn mont_mul(r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, 
         return super::soft::mont_mul(r, a, b, n, n0);
     }
     assert!(l > 0 && l <= MAX_LIMBS && a.len() == l && b.len() == l && r.len() == l);
+    match l {
+        16 => return mont_mul_fixed::<16, 32>(r, a, b, n, n0, tok),
+        24 => return mont_mul_fixed::<24, 48>(r, a, b, n, n0, tok),
+        32 => return mont_mul_fixed::<32, 64>(r, a, b, n, n0, tok),
+        _ => {}
+    }
     // The accumulator on the stack, in a buffer sized by the (public) width so that small
     // moduli (the RSA CRT halves) do not clear kilobytes per multiplication.
     match l {
@@ -343,6 +349,12 @@ fn row_add(t: &mut [u64], a: &[u64], b: u64, _tok: Adx) -> u64 {
 /// widths, and widths not a multiple of four, run `mont_mul`.
 pub(crate) fn mont_sqr(r: &mut [u64], a: &[u64], n: &[u64], n0: u64, tok: Adx) {
     let l = n.len();
+    match l {
+        16 => return mont_sqr_fixed::<16, 32>(r, a, n, n0, tok),
+        24 => return mont_sqr_fixed::<24, 48>(r, a, n, n0, tok),
+        32 => return mont_sqr_fixed::<32, 64>(r, a, n, n0, tok),
+        _ => {}
+    }
     if !l.is_multiple_of(4) || l < 20 {
         return mont_mul(r, a, a, n, n0, tok);
     }
@@ -462,4 +474,364 @@ fn redc_rows(p: &mut [u64], n: &[u64], n0: u64, _tok: Adx) -> u64 {
         );
     }
     bit
+}
+
+/// One row of products, as assembler text: `p[po .. po + cnt] += rdx * src[x0 .. x0 +
+/// cnt]` with the assembler symbols `.Lx0`, `.Lpo` and `.Lcnt` (`cnt >= 1`) set by the
+/// caller, `r8` pointing at `p`, CF = OF = 0 on entry. The low halves go through ADCX
+/// with the limbs of `p`, the high halves through ADOX into the next limb; the row's
+/// carry-out (the high half of the last product plus both open carries, which always
+/// fits in a limb) is left in `r10`. Unrolled two products a turn (the two high-half
+/// registers `r10`/`r11` take turns), so no loop counter and no pointer moves; clobbers
+/// `rax`, `r10`, `r11` and the flags.
+macro_rules! adx_row {
+    ($src:literal) => {
+        concat!(
+            "mulx r10, rax, qword ptr [",
+            $src,
+            " + 8 * .Lx0]\n",
+            "adcx rax, qword ptr [r8 + 8 * .Lpo]\n",
+            "mov qword ptr [r8 + 8 * .Lpo], rax\n",
+            ".set .Lsx, .Lx0 + 1\n",
+            ".set .Lsp, .Lpo + 1\n",
+            ".rept (.Lcnt - 1) / 2\n",
+            "mulx r11, rax, qword ptr [",
+            $src,
+            " + 8 * .Lsx]\n",
+            "adox rax, r10\n",
+            "adcx rax, qword ptr [r8 + 8 * .Lsp]\n",
+            "mov qword ptr [r8 + 8 * .Lsp], rax\n",
+            "mulx r10, rax, qword ptr [",
+            $src,
+            " + 8 * .Lsx + 8]\n",
+            "adox rax, r11\n",
+            "adcx rax, qword ptr [r8 + 8 * .Lsp + 8]\n",
+            "mov qword ptr [r8 + 8 * .Lsp + 8], rax\n",
+            ".set .Lsx, .Lsx + 2\n",
+            ".set .Lsp, .Lsp + 2\n",
+            ".endr\n",
+            ".if (.Lcnt - 1) & 1\n",
+            "mulx r11, rax, qword ptr [",
+            $src,
+            " + 8 * .Lsx]\n",
+            "adox rax, r10\n",
+            "adcx rax, qword ptr [r8 + 8 * .Lsp]\n",
+            "mov qword ptr [r8 + 8 * .Lsp], rax\n",
+            "mov r10, r11\n",
+            ".endif\n",
+            "mov eax, 0\n",
+            "adox r10, rax\n",
+            "adcx r10, rax\n",
+        )
+    };
+}
+
+/// The Montgomery reduction of the `2 L` limbs at `r8` (modulus at `rdi`, `n0` in `r9`),
+/// then the conditional subtraction into the `L` limbs at `rcx`, as assembler text (`{l}`
+/// is the limb count). One reduction row per limb, in a loop that moves `r8` a limb up
+/// (the row itself unrolled, [`adx_row!`]): `m = p_0 n0`, `p += m n` (clearing limb 0),
+/// its carry and the bit left over from the row before added into limb `L`. Then `r =
+/// p[L..2L] - n`, and where that went below zero (the borrow exceeds the bit left
+/// over) `r = p[L..2L]` by CMOVC on every limb. Clobbers `rax`, `rdx`, `r8`, `r10` to
+/// `r13` and the flags.
+macro_rules! adx_redc {
+    () => {
+        concat!(
+            "xor r12d, r12d\n",
+            "mov r13d, {l}\n",
+            "2:\n",
+            "mov rdx, qword ptr [r8]\n",
+            "imul rdx, r9\n",
+            "xor eax, eax\n",
+            ".set .Lx0, 0\n",
+            ".set .Lpo, 0\n",
+            ".set .Lcnt, {l}\n",
+            adx_row!("rdi"),
+            "xor eax, eax\n",
+            "add r10, qword ptr [r8 + 8 * {l}]\n",
+            "adc rax, 0\n",
+            "add r10, r12\n",
+            "adc rax, 0\n",
+            "mov qword ptr [r8 + 8 * {l}], r10\n",
+            "mov r12, rax\n",
+            "lea r8, [r8 + 8]\n",
+            "dec r13d\n",
+            "jnz 2b\n",
+            // r8 now points at p[L]
+            "mov rax, qword ptr [r8]\n",
+            "sub rax, qword ptr [rdi]\n",
+            "mov qword ptr [rcx], rax\n",
+            ".set .Li, 1\n",
+            ".rept {l} - 1\n",
+            "mov rax, qword ptr [r8 + 8 * .Li]\n",
+            "sbb rax, qword ptr [rdi + 8 * .Li]\n",
+            "mov qword ptr [rcx + 8 * .Li], rax\n",
+            ".set .Li, .Li + 1\n",
+            ".endr\n",
+            "sbb r12, 0\n",
+            ".set .Li, 0\n",
+            ".rept {l}\n",
+            "mov rax, qword ptr [rcx + 8 * .Li]\n",
+            "cmovc rax, qword ptr [r8 + 8 * .Li]\n",
+            "mov qword ptr [rcx + 8 * .Li], rax\n",
+            ".set .Li, .Li + 1\n",
+            ".endr\n",
+        )
+    };
+}
+
+/// `r = a^2 2^(-64 L) mod n` for `a < n`, fully reduced, for a width `L` fixed at compile
+/// time (`P = 2 L`): the products `a_i a_j`, `i < j`, in `L - 1` rows of falling length
+/// (every row unrolled, the offsets constants of the instructions), then doubled with
+/// the squares `a_i^2` added on the other carry chain, then [`adx_redc!`]; all in one
+/// `asm!` block.
+#[inline]
+fn mont_sqr_fixed<const L: usize, const P: usize>(
+    r: &mut [u64],
+    a: &[u64],
+    n: &[u64],
+    n0: u64,
+    _tok: Adx,
+) {
+    assert!(P == 2 * L && L >= 2 && a.len() == L && n.len() == L && r.len() == L);
+    let mut p = [0u64; P];
+    // SAFETY: `_tok` proves BMI2 (MULX) and ADX (ADCX/ADOX). The offsets are assembler
+    // constants: `a` and `n` are read at limbs `0..L`, `p` (P = 2 L limbs) read and
+    // written at `0..2L` (the reduction loop moves `r8` up by `L` limbs and touches
+    // `r8 + 0 ..= L`), `r` written at `0..L`; the lengths are checked above. `rbx` is not
+    // used; every register written is declared.
+    unsafe {
+        asm!(
+            // the triangle: row i adds a_i a[i+1..L] at limb 2i + 1, carry to limb i + L
+            ".set .Li, 0",
+            ".rept {l} - 1",
+            "mov rdx, qword ptr [rsi + 8 * .Li]",
+            "xor eax, eax",
+            ".set .Lx0, .Li + 1",
+            ".set .Lpo, 2 * .Li + 1",
+            ".set .Lcnt, {l} - 1 - .Li",
+            adx_row!("rsi"),
+            "mov qword ptr [r8 + 8 * (.Li + {l})], r10",
+            ".set .Li, .Li + 1",
+            ".endr",
+            // doubled (ADCX x, x) plus the squares (ADOX); both chains end at zero
+            "xor eax, eax",
+            ".set .Li, 0",
+            ".rept {l}",
+            "mov rdx, qword ptr [rsi + 8 * .Li]",
+            "mulx r11, r10, rdx",
+            "mov rax, qword ptr [r8 + 16 * .Li]",
+            "adcx rax, rax",
+            "adox rax, r10",
+            "mov qword ptr [r8 + 16 * .Li], rax",
+            "mov rax, qword ptr [r8 + 16 * .Li + 8]",
+            "adcx rax, rax",
+            "adox rax, r11",
+            "mov qword ptr [r8 + 16 * .Li + 8], rax",
+            ".set .Li, .Li + 1",
+            ".endr",
+            adx_redc!(),
+            l = const L,
+            in("rsi") a.as_ptr(),
+            in("rdi") n.as_ptr(),
+            in("rcx") r.as_mut_ptr(),
+            in("r9") n0,
+            inout("r8") p.as_mut_ptr() => _,
+            out("rax") _,
+            out("rdx") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+            options(nostack),
+        );
+    }
+    zeroize::Zeroize::zeroize(&mut p[..]);
+}
+
+/// `r = a b 2^(-64 L) mod n` (`a < 2^(64 L)`, `b < n`), fully reduced, for a width `L`
+/// fixed at compile time (`P = 2 L`): the product in `L` rows `p[i..i+L] += a b_i`
+/// (each row unrolled, [`adx_row!`], in a loop that moves `p` a limb up), then
+/// [`adx_redc!`]; all in one `asm!` block.
+#[inline]
+fn mont_mul_fixed<const L: usize, const P: usize>(
+    r: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    n: &[u64],
+    n0: u64,
+    _tok: Adx,
+) {
+    assert!(P == 2 * L && L >= 2 && a.len() == L && b.len() == L && n.len() == L && r.len() == L);
+    let mut p = [0u64; P];
+    // SAFETY: `_tok` proves BMI2 (MULX) and ADX (ADCX/ADOX). The product loop reads `b`
+    // at limbs `0..L` (r14 moves a limb a row, `L` rows) and `a` at `0..L`, and touches
+    // `p` at `i..=i + L` in row `i`; `r8` is then back at `p` for the reduction, which
+    // touches `p` at `0..2L` and writes `r` at `0..L`, as in `mont_sqr_fixed`; the lengths
+    // are checked above. `rbx` is not used; every register written is declared.
+    unsafe {
+        asm!(
+            "mov r13d, {l}",
+            "3:",
+            "mov rdx, qword ptr [r14]",
+            "xor eax, eax",
+            ".set .Lx0, 0",
+            ".set .Lpo, 0",
+            ".set .Lcnt, {l}",
+            adx_row!("rsi"),
+            "mov qword ptr [r8 + 8 * {l}], r10",
+            "lea r8, [r8 + 8]",
+            "lea r14, [r14 + 8]",
+            "dec r13d",
+            "jnz 3b",
+            "lea r8, [r8 - 8 * {l}]",
+            adx_redc!(),
+            l = const L,
+            in("rsi") a.as_ptr(),
+            in("rdi") n.as_ptr(),
+            in("rcx") r.as_mut_ptr(),
+            in("r9") n0,
+            inout("r8") p.as_mut_ptr() => _,
+            inout("r14") b.as_ptr() => _,
+            out("rax") _,
+            out("rdx") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+            options(nostack),
+        );
+    }
+    zeroize::Zeroize::zeroize(&mut p[..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    fn rng(seed: u64) -> impl FnMut() -> u64 {
+        let mut s = seed;
+        move || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s ^ (s >> 29)
+        }
+    }
+
+    /// `x mod n` for `x < 2^(64 L)` by repeated conditional subtraction is too slow for
+    /// random values; operands are made below `n` by clearing the top bits below `n`'s.
+    fn below(x: &mut [u64], n: &[u64]) {
+        let l = n.len();
+        let top = 63 - n[l - 1].leading_zeros();
+        x[l - 1] &= (1u64 << top) - 1;
+    }
+
+    fn check_width(l: usize, tok: Adx) {
+        let mut next = rng(0x5eed ^ l as u64);
+        for case in 0..300 {
+            let mut n: Vec<u64> = (0..l).map(|_| next()).collect();
+            n[0] |= 1;
+            match case % 4 {
+                0 => n[l - 1] |= 1 << 63,
+                1 => n[l - 1] >>= case % 60 + 1,
+                2 => {
+                    // all ones but the low bit pattern: the largest moduli
+                    n.iter_mut().for_each(|x| *x = u64::MAX);
+                    n[0] = u64::MAX - 2 * (case as u64);
+                }
+                _ => n[l - 1] |= 1 << 62,
+            }
+            if n[l - 1] == 0 {
+                n[l - 1] = 1;
+            }
+            let n0 = super::super::limbs::neg_inv_u64(n[0]);
+            let mut a: Vec<u64> = (0..l).map(|_| next()).collect();
+            let mut b: Vec<u64> = (0..l).map(|_| next()).collect();
+            below(&mut a, &n);
+            below(&mut b, &n);
+            match case % 5 {
+                // n - 1 (the largest residue) and 0, 1
+                0 => {
+                    a.copy_from_slice(&n);
+                    a[0] -= 1;
+                }
+                1 => {
+                    b.copy_from_slice(&n);
+                    b[0] -= 1;
+                    a.copy_from_slice(&b);
+                }
+                2 => a.iter_mut().for_each(|x| *x = 0),
+                3 => {
+                    b.iter_mut().for_each(|x| *x = 0);
+                    b[0] = 1;
+                }
+                _ => {}
+            }
+            let mut want = vec![0u64; l];
+            let mut got = vec![0u64; l];
+            super::super::soft::mont_mul(&mut want, &a, &a, &n, n0);
+            mont_sqr(&mut got, &a, &n, n0, tok);
+            assert_eq!(got, want, "sqr, {l} limbs, case {case}");
+            super::super::soft::mont_mul(&mut want, &a, &b, &n, n0);
+            mont_mul(&mut got, &a, &b, &n, n0, tok);
+            assert_eq!(got, want, "mul, {l} limbs, case {case}");
+            // a up to 2^(64 L) - 1 for the multiplication (its contract)
+            let ones = vec![u64::MAX; l];
+            super::super::soft::mont_mul(&mut want, &ones, &b, &n, n0);
+            mont_mul(&mut got, &ones, &b, &n, n0, tok);
+            assert_eq!(got, want, "mul all-ones, {l} limbs, case {case}");
+        }
+    }
+
+    /// Every width the fixed kernels serve and the ones around them, against `soft`.
+    #[test]
+    fn kernels_agree_with_soft() {
+        let Some(tok) = Adx::get() else {
+            return;
+        };
+        for l in [4, 8, 12, 15, 16, 17, 20, 23, 24, 28, 32, 36, 48, 64] {
+            check_width(l, tok);
+        }
+    }
+
+    /// `cargo test --release -p shyfr --lib x86_adx::tests::speed -- --ignored --nocapture`:
+    /// the fixed-width kernels against the looped CIOS kernel (best of many windows).
+    #[test]
+    #[ignore]
+    fn speed() {
+        let Some(tok) = Adx::get() else {
+            return;
+        };
+        for l in [16usize, 24, 32] {
+            let mut next = rng(l as u64);
+            let mut n: Vec<u64> = (0..l).map(|_| next()).collect();
+            n[0] |= 1;
+            n[l - 1] |= 1 << 63;
+            let n0 = super::super::limbs::neg_inv_u64(n[0]);
+            let mut a: Vec<u64> = (0..l).map(|_| next()).collect();
+            below(&mut a, &n);
+            let mut r = vec![0u64; l];
+            let time = |f: &mut dyn FnMut(&mut [u64])| {
+                let mut best = f64::MAX;
+                let mut r = vec![0u64; l];
+                for _ in 0..200 {
+                    let t = std::time::Instant::now();
+                    for _ in 0..200 {
+                        f(&mut r);
+                        core::hint::black_box(&mut r);
+                    }
+                    best = best.min(t.elapsed().as_nanos() as f64 / 200.0);
+                }
+                best
+            };
+            let sq = time(&mut |r| mont_sqr(r, &a, &n, n0, tok));
+            let mu = time(&mut |r| mont_mul(r, &a, &a, &n, n0, tok));
+            let old = time(&mut |r| mont_mul_in::<65>(r, &a, &a, &n, n0, tok));
+            r[0] = 0;
+            std::println!("{l} limbs: sqr {sq:.0} ns, mul {mu:.0} ns, CIOS loop {old:.0} ns");
+        }
+    }
 }
