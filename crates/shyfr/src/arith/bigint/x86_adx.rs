@@ -477,45 +477,48 @@ fn redc_rows(p: &mut [u64], n: &[u64], n0: u64, _tok: Adx) -> u64 {
 }
 
 /// One row of products, as assembler text: `p[po .. po + cnt] += rdx * src[x0 .. x0 +
-/// cnt]` with the assembler symbols `.Lx0`, `.Lpo` and `.Lcnt` (`cnt >= 1`) set by the
-/// caller, `r8` pointing at `p`, CF = OF = 0 on entry. The low halves go through ADCX
-/// with the limbs of `p`, the high halves through ADOX into the next limb; the row's
-/// carry-out (the high half of the last product plus both open carries, which always
-/// fits in a limb) is left in `r10`. Unrolled two products a turn (the two high-half
-/// registers `r10`/`r11` take turns), so no loop counter and no pointer moves; clobbers
-/// `rax`, `r10`, `r11` and the flags.
+/// cnt] + r10` (`r10` the high half carried in from the products before, zero for a
+/// fresh row) with the assembler symbols `.Lx0`, `.Lpo`, `.Lcnt` (`cnt >= 1`) and
+/// `.Linit` set by the caller, `r8` pointing at `p`, both carry chains open (CF, OF).
+/// The low halves go through ADCX with the limbs of `p` (skipped when `.Linit` is set:
+/// the row then writes limbs not yet written), the high halves through ADOX into the
+/// next limb; the row's carry-out (the high half of the last product plus both open
+/// carries, which always fits in a limb) is left in `r10`. Unrolled two products a turn
+/// (the two high-half registers `r10`/`r11` take turns), so no loop counter and no
+/// pointer moves; clobbers `rax`, `r10`, `r11` and the flags.
 macro_rules! adx_row {
     ($src:literal) => {
         concat!(
-            "mulx r10, rax, qword ptr [",
-            $src,
-            " + 8 * .Lx0]\n",
-            "adcx rax, qword ptr [r8 + 8 * .Lpo]\n",
-            "mov qword ptr [r8 + 8 * .Lpo], rax\n",
-            ".set .Lsx, .Lx0 + 1\n",
-            ".set .Lsp, .Lpo + 1\n",
-            ".rept (.Lcnt - 1) / 2\n",
+            ".set .Lsx, .Lx0\n",
+            ".set .Lsp, .Lpo\n",
+            ".rept .Lcnt / 2\n",
             "mulx r11, rax, qword ptr [",
             $src,
             " + 8 * .Lsx]\n",
             "adox rax, r10\n",
+            ".if .Linit == 0\n",
             "adcx rax, qword ptr [r8 + 8 * .Lsp]\n",
+            ".endif\n",
             "mov qword ptr [r8 + 8 * .Lsp], rax\n",
             "mulx r10, rax, qword ptr [",
             $src,
             " + 8 * .Lsx + 8]\n",
             "adox rax, r11\n",
+            ".if .Linit == 0\n",
             "adcx rax, qword ptr [r8 + 8 * .Lsp + 8]\n",
+            ".endif\n",
             "mov qword ptr [r8 + 8 * .Lsp + 8], rax\n",
             ".set .Lsx, .Lsx + 2\n",
             ".set .Lsp, .Lsp + 2\n",
             ".endr\n",
-            ".if (.Lcnt - 1) & 1\n",
+            ".if .Lcnt & 1\n",
             "mulx r11, rax, qword ptr [",
             $src,
             " + 8 * .Lsx]\n",
             "adox rax, r10\n",
+            ".if .Linit == 0\n",
             "adcx rax, qword ptr [r8 + 8 * .Lsp]\n",
+            ".endif\n",
             "mov qword ptr [r8 + 8 * .Lsp], rax\n",
             "mov r10, r11\n",
             ".endif\n",
@@ -528,25 +531,40 @@ macro_rules! adx_row {
 
 /// The Montgomery reduction of the `2 L` limbs at `r8` (modulus at `rdi`, `n0` in `r9`),
 /// then the conditional subtraction into the `L` limbs at `rcx`, as assembler text (`{l}`
-/// is the limb count). One reduction row per limb, in a loop that moves `r8` a limb up
-/// (the row itself unrolled, [`adx_row!`]): `m = p_0 n0`, `p += m n` (clearing limb 0),
-/// its carry and the bit left over from the row before added into limb `L`. Then `r =
-/// p[L..2L] - n`, and where that went below zero (the borrow exceeds the bit left
-/// over) `r = p[L..2L]` by CMOVC on every limb. Clobbers `rax`, `rdx`, `r8`, `r10` to
-/// `r13` and the flags.
+/// is the limb count, at least 4). One reduction row per limb, in a loop that moves `r8`
+/// a limb up: `p += m n` for the `m` in `r15` (clearing limb 0, stored as the zero it
+/// is), the first two products written out so that the next row's `m = p_1 n0` is
+/// formed from the register (no trip through memory on the rows' critical path; the IMUL
+/// follows the row in program order, as it writes the flags, but waits for limb 1 only), the rest by [`adx_row!`]; the row's carry and the bit left over
+/// from the row before go into limb `L`. Then `r = p[L..2L] - n`, and where that went
+/// below zero (the borrow exceeds the bit left over) `r = p[L..2L]` by CMOVC on every
+/// limb, which also clears `p[L..2L]`: the whole of `p` is zero at the end. Clobbers
+/// `rax`, `rdx`, `r8`, `r10` to `r13`, `r15` and the flags.
 macro_rules! adx_redc {
     () => {
         concat!(
             "xor r12d, r12d\n",
             "mov r13d, {l}\n",
+            "mov r15, qword ptr [r8]\n",
+            "imul r15, r9\n",
             "2:\n",
-            "mov rdx, qword ptr [r8]\n",
-            "imul rdx, r9\n",
-            "xor eax, eax\n",
-            ".set .Lx0, 0\n",
-            ".set .Lpo, 0\n",
-            ".set .Lcnt, {l}\n",
+            "mov rdx, r15\n",
+            "xor r10d, r10d\n",
+            "mulx r11, rax, qword ptr [rdi]\n",
+            "adcx rax, qword ptr [r8]\n",
+            "mov qword ptr [r8], rax\n",
+            "mulx r10, rax, qword ptr [rdi + 8]\n",
+            "adox rax, r11\n",
+            "adcx rax, qword ptr [r8 + 8]\n",
+            "mov qword ptr [r8 + 8], rax\n",
+            "mov r15, rax\n",
+            ".set .Lx0, 2\n",
+            ".set .Lpo, 2\n",
+            ".set .Lcnt, {l} - 2\n",
+            ".set .Linit, 0\n",
             adx_row!("rdi"),
+            // (IMUL writes CF and OF: only once the row's chains are closed)
+            "imul r15, r9\n",
             "xor eax, eax\n",
             "add r10, qword ptr [r8 + 8 * {l}]\n",
             "adc rax, 0\n",
@@ -558,6 +576,7 @@ macro_rules! adx_redc {
             "dec r13d\n",
             "jnz 2b\n",
             // r8 now points at p[L]
+            "xor r10d, r10d\n",
             "mov rax, qword ptr [r8]\n",
             "sub rax, qword ptr [rdi]\n",
             "mov qword ptr [rcx], rax\n",
@@ -574,17 +593,19 @@ macro_rules! adx_redc {
             "mov rax, qword ptr [rcx + 8 * .Li]\n",
             "cmovc rax, qword ptr [r8 + 8 * .Li]\n",
             "mov qword ptr [rcx + 8 * .Li], rax\n",
+            "mov qword ptr [r8 + 8 * .Li], r10\n",
             ".set .Li, .Li + 1\n",
             ".endr\n",
         )
     };
 }
 
-/// `r = a^2 2^(-64 L) mod n` for `a < n`, fully reduced, for a width `L` fixed at compile
-/// time (`P = 2 L`): the products `a_i a_j`, `i < j`, in `L - 1` rows of falling length
-/// (every row unrolled, the offsets constants of the instructions), then doubled with
-/// the squares `a_i^2` added on the other carry chain, then [`adx_redc!`]; all in one
-/// `asm!` block.
+/// `r = a^2 2^(-64 L) mod n` for `a < n`, fully reduced, for a width `L >= 4` fixed at
+/// compile time (`P = 2 L`): the products `a_i a_j`, `i < j`, in `L - 1` rows of falling
+/// length (every row unrolled, the offsets constants of the instructions; the first
+/// row writes, the others add), then doubled with the squares `a_i^2` added on the
+/// other carry chain, then [`adx_redc!`]; all in one `asm!` block. The product buffer
+/// needs no clearing before (every limb is written before it is read) and is zero after.
 #[inline]
 fn mont_sqr_fixed<const L: usize, const P: usize>(
     r: &mut [u64],
@@ -593,23 +614,27 @@ fn mont_sqr_fixed<const L: usize, const P: usize>(
     n0: u64,
     _tok: Adx,
 ) {
-    assert!(P == 2 * L && L >= 2 && a.len() == L && n.len() == L && r.len() == L);
-    let mut p = [0u64; P];
+    assert!(P == 2 * L && L >= 4 && a.len() == L && n.len() == L && r.len() == L);
+    let mut p = core::mem::MaybeUninit::<[u64; P]>::uninit();
     // SAFETY: `_tok` proves BMI2 (MULX) and ADX (ADCX/ADOX). The offsets are assembler
-    // constants: `a` and `n` are read at limbs `0..L`, `p` (P = 2 L limbs) read and
-    // written at `0..2L` (the reduction loop moves `r8` up by `L` limbs and touches
-    // `r8 + 0 ..= L`), `r` written at `0..L`; the lengths are checked above. `rbx` is not
-    // used; every register written is declared.
+    // constants: `a` and `n` are read at limbs `0..L`, `p` (P = 2 L limbs, written before
+    // it is read: row 0 writes limbs 1..=L, row i reads 2i+1..i+L-1 and writes up to
+    // i+L, limbs 0 and 2L-1 are set first) at `0..2L` (the reduction loop moves `r8` up
+    // by `L` limbs and touches `r8 + 0 ..= L`), `r` written at `0..L`; the lengths are
+    // checked above. `rbx` is not used; every register written is declared.
     unsafe {
         asm!(
+            "mov qword ptr [r8], 0",
+            "mov qword ptr [r8 + 16 * {l} - 8], 0",
             // the triangle: row i adds a_i a[i+1..L] at limb 2i + 1, carry to limb i + L
             ".set .Li, 0",
             ".rept {l} - 1",
             "mov rdx, qword ptr [rsi + 8 * .Li]",
-            "xor eax, eax",
+            "xor r10d, r10d",
             ".set .Lx0, .Li + 1",
             ".set .Lpo, 2 * .Li + 1",
             ".set .Lcnt, {l} - 1 - .Li",
+            ".set .Linit, .Li == 0",
             adx_row!("rsi"),
             "mov qword ptr [r8 + 8 * (.Li + {l})], r10",
             ".set .Li, .Li + 1",
@@ -636,23 +661,24 @@ fn mont_sqr_fixed<const L: usize, const P: usize>(
             in("rdi") n.as_ptr(),
             in("rcx") r.as_mut_ptr(),
             in("r9") n0,
-            inout("r8") p.as_mut_ptr() => _,
+            inout("r8") p.as_mut_ptr() as *mut u64 => _,
             out("rax") _,
             out("rdx") _,
             out("r10") _,
             out("r11") _,
             out("r12") _,
             out("r13") _,
+            out("r15") _,
             options(nostack),
         );
     }
-    zeroize::Zeroize::zeroize(&mut p[..]);
 }
 
-/// `r = a b 2^(-64 L) mod n` (`a < 2^(64 L)`, `b < n`), fully reduced, for a width `L`
+/// `r = a b 2^(-64 L) mod n` (`a < 2^(64 L)`, `b < n`), fully reduced, for a width `L >= 4`
 /// fixed at compile time (`P = 2 L`): the product in `L` rows `p[i..i+L] += a b_i`
-/// (each row unrolled, [`adx_row!`], in a loop that moves `p` a limb up), then
-/// [`adx_redc!`]; all in one `asm!` block.
+/// (each row unrolled, [`adx_row!`], in a loop that moves `p` a limb up; the first row
+/// writes), then [`adx_redc!`]; all in one `asm!` block. The product buffer needs no
+/// clearing before and is zero after.
 #[inline]
 fn mont_mul_fixed<const L: usize, const P: usize>(
     r: &mut [u64],
@@ -662,36 +688,43 @@ fn mont_mul_fixed<const L: usize, const P: usize>(
     n0: u64,
     _tok: Adx,
 ) {
-    assert!(P == 2 * L && L >= 2 && a.len() == L && b.len() == L && n.len() == L && r.len() == L);
-    let mut p = [0u64; P];
-    // SAFETY: `_tok` proves BMI2 (MULX) and ADX (ADCX/ADOX). The product loop reads `b`
-    // at limbs `0..L` (r14 moves a limb a row, `L` rows) and `a` at `0..L`, and touches
-    // `p` at `i..=i + L` in row `i`; `r8` is then back at `p` for the reduction, which
-    // touches `p` at `0..2L` and writes `r` at `0..L`, as in `mont_sqr_fixed`; the lengths
-    // are checked above. `rbx` is not used; every register written is declared.
+    assert!(P == 2 * L && L >= 4 && a.len() == L && b.len() == L && n.len() == L && r.len() == L);
+    let mut p = core::mem::MaybeUninit::<[u64; P]>::uninit();
+    // SAFETY: `_tok` proves BMI2 (MULX) and ADX (ADCX/ADOX). The first row writes `p` at
+    // limbs `0..=L`; the product loop then reads `b` at limbs `1..L` (r14 moves a limb a
+    // row) and `a` at `0..L`, and reads and writes `p` at `i..=i + L` in row `i` (limbs
+    // the row before wrote); `r8` is then back at `p` for the reduction, which touches
+    // `p` at `0..2L` and writes `r` at `0..L`, as in `mont_sqr_fixed`; the lengths are
+    // checked above. `rbx` is not used; every register written is declared.
     unsafe {
         asm!(
-            "mov r13d, {l}",
-            "3:",
             "mov rdx, qword ptr [r14]",
-            "xor eax, eax",
+            "xor r10d, r10d",
             ".set .Lx0, 0",
             ".set .Lpo, 0",
             ".set .Lcnt, {l}",
+            ".set .Linit, 1",
             adx_row!("rsi"),
             "mov qword ptr [r8 + 8 * {l}], r10",
+            "mov r13d, {l} - 1",
+            "3:",
             "lea r8, [r8 + 8]",
             "lea r14, [r14 + 8]",
+            "mov rdx, qword ptr [r14]",
+            "xor r10d, r10d",
+            ".set .Linit, 0",
+            adx_row!("rsi"),
+            "mov qword ptr [r8 + 8 * {l}], r10",
             "dec r13d",
             "jnz 3b",
-            "lea r8, [r8 - 8 * {l}]",
+            "lea r8, [r8 - 8 * {l} + 8]",
             adx_redc!(),
             l = const L,
             in("rsi") a.as_ptr(),
             in("rdi") n.as_ptr(),
             in("rcx") r.as_mut_ptr(),
             in("r9") n0,
-            inout("r8") p.as_mut_ptr() => _,
+            inout("r8") p.as_mut_ptr() as *mut u64 => _,
             inout("r14") b.as_ptr() => _,
             out("rax") _,
             out("rdx") _,
@@ -699,10 +732,10 @@ fn mont_mul_fixed<const L: usize, const P: usize>(
             out("r11") _,
             out("r12") _,
             out("r13") _,
+            out("r15") _,
             options(nostack),
         );
     }
-    zeroize::Zeroize::zeroize(&mut p[..]);
 }
 
 #[cfg(test)]
