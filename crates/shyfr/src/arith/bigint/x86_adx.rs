@@ -33,7 +33,7 @@
 use core::arch::asm;
 
 use super::MAX_LIMBS;
-use crate::cpu::x86::Adx;
+use crate::cpu::x86::{Adx, Avx2};
 
 /// `r = a b 2^(-64 L) mod n` (`a < 2^(64 L)`, `b < n`), fully reduced, as `soft::mont_mul`.
 ///
@@ -750,6 +750,57 @@ fn mont_mul_fixed<const L: usize, const P: usize>(
     }
 }
 
+/// `out = table[idx]` for a table of `table.len() / l` entries of `l` limbs (`l` a
+/// multiple of 4), reading every entry under a mask, as `monty::ct_lookup` but on
+/// 256-bit registers: the mask of entry `e` is `e == idx` compared in a vector
+/// register (VPCMPEQQ), and sixteen limbs at a time (four accumulators) are gathered
+/// from every entry, then four at a time. Constant time: every entry is read, the
+/// addresses and instructions depend on the table's shape only.
+pub(crate) fn ct_lookup(table: &[u64], l: usize, idx: usize, out: &mut [u64], _tok: Avx2) {
+    assert!(l > 0 && l.is_multiple_of(4) && out.len() == l && table.len().is_multiple_of(l));
+    // SAFETY: `_tok` proves AVX2 (and the OS saving YMM state).
+    unsafe { ct_lookup_avx2(table, l, idx, out) }
+}
+
+#[target_feature(enable = "avx,avx2")]
+fn ct_lookup_avx2(table: &[u64], l: usize, idx: usize, out: &mut [u64]) {
+    use core::arch::x86_64::*;
+    let entries = table.len() / l;
+    let want = _mm256_set1_epi64x(idx as i64);
+    let tp = table.as_ptr();
+    let op = out.as_mut_ptr();
+    let mut start = 0;
+    while start + 16 <= l {
+        let mut acc = [_mm256_setzero_si256(); 4];
+        for e in 0..entries {
+            let m = _mm256_cmpeq_epi64(_mm256_set1_epi64x(e as i64), want);
+            for (k, a) in acc.iter_mut().enumerate() {
+                // SAFETY: limbs `e l + start + 4k .. + 4` lie in entry `e` (start + 16 <= l)
+                // of the `entries * l` limbs of `table`.
+                let v = unsafe { _mm256_loadu_si256(tp.add(e * l + start + 4 * k).cast()) };
+                *a = _mm256_or_si256(*a, _mm256_and_si256(v, m));
+            }
+        }
+        for (k, a) in acc.iter().enumerate() {
+            // SAFETY: limbs `start + 4k .. + 4` of `out` (`l` limbs, start + 16 <= l).
+            unsafe { _mm256_storeu_si256(op.add(start + 4 * k).cast(), *a) };
+        }
+        start += 16;
+    }
+    while start < l {
+        let mut acc = _mm256_setzero_si256();
+        for e in 0..entries {
+            let m = _mm256_cmpeq_epi64(_mm256_set1_epi64x(e as i64), want);
+            // SAFETY: limbs `e l + start .. + 4` lie in entry `e` (`l` a multiple of 4).
+            let v = unsafe { _mm256_loadu_si256(tp.add(e * l + start).cast()) };
+            acc = _mm256_or_si256(acc, _mm256_and_si256(v, m));
+        }
+        // SAFETY: limbs `start .. start + 4` of `out` (`l` limbs, a multiple of 4).
+        unsafe { _mm256_storeu_si256(op.add(start).cast(), acc) };
+        start += 4;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -828,6 +879,29 @@ mod tests {
             super::super::soft::mont_mul(&mut want, &ones, &b, &n, n0);
             mont_mul(&mut got, &ones, &b, &n, n0, tok);
             assert_eq!(got, want, "mul all-ones, {l} limbs, case {case}");
+        }
+    }
+
+    /// The AVX2 table scan against the portable one, every index of tables of every
+    /// shape the exponentiation uses.
+    #[test]
+    fn lookup_agrees() {
+        let Some(tok) = Avx2::get() else {
+            return;
+        };
+        let mut next = rng(77);
+        for l in [4usize, 8, 12, 16, 20, 24, 32, 36, 64] {
+            for entries in [1usize, 2, 4, 16, 32] {
+                let table: Vec<u64> = (0..l * entries).map(|_| next()).collect();
+                for idx in 0..entries {
+                    let mut want = vec![0u64; l];
+                    let mut got = vec![1u64; l];
+                    super::super::monty::ct_lookup(&table, l, idx, &mut want);
+                    ct_lookup(&table, l, idx, &mut got, tok);
+                    assert_eq!(want, &table[idx * l..(idx + 1) * l]);
+                    assert_eq!(got, want, "{l} limbs, {entries} entries, index {idx}");
+                }
+            }
         }
     }
 
