@@ -302,7 +302,7 @@ impl Modulus {
         let windows = ebits.div_ceil(w);
         for win in (0..windows).rev() {
             let idx = window_at(&exp.limbs, win * w, w);
-            ct_lookup(&table, l, idx, &mut entry.limbs);
+            self.lookup(&table, l, idx, &mut entry.limbs);
             if win == windows - 1 {
                 acc.limbs.copy_from_slice(&entry.limbs);
                 continue;
@@ -316,6 +316,19 @@ impl Modulus {
         }
         zeroize::Zeroize::zeroize(&mut table[..]);
         self.out_of_mont(&acc.limbs)
+    }
+
+    /// [`ct_lookup`]; on the `x86_adx` kernel on 256-bit registers where AVX2 is there
+    /// (every ADX processor so far has it).
+    #[inline]
+    fn lookup(&self, table: &[u64], l: usize, idx: usize, out: &mut [u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if let (Kernel::Adx(_), Some(t)) = (self.kernel, arch_cpu::Avx2::get()) {
+            if l.is_multiple_of(4) {
+                return x86_adx::ct_lookup(table, l, idx, out, t);
+            }
+        }
+        ct_lookup(table, l, idx, out)
     }
 
     /// `(b1^e1 mod self, b2^e2 mod other)`, both in constant time; on the `x86_ifma`
