@@ -65,6 +65,49 @@
 //! assert!(Kalyna::new(512, &[7u8; 32]).is_err()); // 512-bit blocks need a 512-bit key
 //! ```
 
+/// The block loop of the chained modes for the one-register kernels, written once for
+/// every register type: `$load(p)` / `$store(p, v)` move one block at a byte pointer,
+/// `$xor` combines two blocks, `$encrypt` is the cipher on one block. It expands inside
+/// the kernel's `#[target_feature]` function, whose contract is that `$iv` holds one
+/// block, `$src` `$n` blocks of `$bl` bytes and `$dst` as many (not written for
+/// [`Chained::Mac`]).
+#[cfg(target_arch = "x86_64")]
+macro_rules! chain_blocks {
+    ($mode:expr, $iv:expr, $src:expr, $dst:expr, $n:expr, $bl:expr,
+     $load:expr, $store:expr, $xor:expr, $encrypt:expr) => {{
+        let (iv, src, dst): (&mut [u8], *const u8, *mut u8) = ($iv, $src, $dst);
+        // SAFETY: `iv` holds one block (the kernel's contract). (`$load` may be a safe
+        // closure holding its own `unsafe`.)
+        #[allow(unused_unsafe)]
+        let mut v = unsafe { $load(iv.as_ptr().cast()) };
+        for j in 0..$n {
+            // SAFETY: block j is inside the caller's regions (the kernel's contract).
+            unsafe {
+                let p = $load(src.add(j * $bl).cast());
+                let d = dst.add(j * $bl).cast();
+                match $mode {
+                    $crate::block::kalyna::Chained::CbcEncrypt => {
+                        v = $encrypt($xor(v, p));
+                        $store(d, v);
+                    }
+                    $crate::block::kalyna::Chained::CfbEncrypt => {
+                        v = $xor($encrypt(v), p);
+                        $store(d, v);
+                    }
+                    $crate::block::kalyna::Chained::Ofb => {
+                        v = $encrypt(v);
+                        $store(d, $xor(v, p));
+                    }
+                    $crate::block::kalyna::Chained::Mac => v = $encrypt($xor(v, p)),
+                }
+            }
+        }
+        // SAFETY: as for the load.
+        #[allow(unused_unsafe)]
+        let () = unsafe { $store(iv.as_mut_ptr().cast(), v) };
+    }};
+}
+
 #[cfg(target_arch = "aarch64")]
 mod aarch64_neon;
 mod soft;
@@ -507,33 +550,19 @@ impl Kalyna {
         check_whole_blocks(data.len(), bl)?;
         #[cfg(target_arch = "x86_64")]
         if let Inner::Avx512(k, t) = &self.inner {
-            use x86_avx512::Chain;
-            let m = match mode {
-                Chained::CbcEncrypt => Chain::CbcEncrypt,
-                Chained::CfbEncrypt => Chain::CfbEncrypt,
-                Chained::Ofb => Chain::Ofb,
-                Chained::Mac => Chain::Mac,
-            };
             let mut data = data;
-            x86_avx512::chained(&self.keys, k, *t, m, iv, data.inout());
+            x86_avx512::chained(&self.keys, k, *t, mode, iv, data.inout());
             return Ok(());
         }
         let mut data = data;
         #[cfg(target_arch = "x86_64")]
         if let Inner::Avx2(_, t) = &self.inner {
-            use x86_avx2::Chain;
-            let m = match mode {
-                Chained::CbcEncrypt => Chain::CbcEncrypt,
-                Chained::CfbEncrypt => Chain::CfbEncrypt,
-                Chained::Ofb => Chain::Ofb,
-                Chained::Mac => Chain::Mac,
-            };
             let n = data.len() / bl;
             let mut io = data.inout();
             let (src, dst) = (io.src_ptr(), io.dst_ptr());
             // SAFETY: `io` holds n whole blocks, readable at `src` and writable at `dst`;
             // `iv` is one block (checked above).
-            unsafe { x86_avx2::chained(&self.keys, *t, m, iv, src, dst, n) };
+            unsafe { x86_avx2::chained(&self.keys, *t, mode, iv, src, dst, n) };
             return Ok(());
         }
         // Portable: one block at a time through the backend's block call.
@@ -603,15 +632,7 @@ impl Kalyna {
             // SAFETY: `data` holds n whole blocks; in MAC mode nothing is written through
             // `dst`; `state` is one block (checked above).
             unsafe {
-                x86_avx2::chained(
-                    &self.keys,
-                    *t,
-                    x86_avx2::Chain::Mac,
-                    state,
-                    src,
-                    src.cast_mut(),
-                    n,
-                )
+                x86_avx2::chained(&self.keys, *t, Chained::Mac, state, src, src.cast_mut(), n)
             };
             return Ok(());
         }
@@ -625,12 +646,16 @@ impl Kalyna {
     }
 }
 
-/// The chained modes with fused kernels.
-#[derive(Clone, Copy)]
+/// The chained modes (one block at a time), with kernels on `x86_avx512` and `x86_avx2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Chained {
+    /// CBC encryption: `c = E(p ^ c_prev)`.
     CbcEncrypt,
+    /// Full-block CFB encryption: `c = E(c_prev) ^ p`.
     CfbEncrypt,
+    /// OFB: `o = E(o_prev)`, `c = p ^ o`.
     Ofb,
+    /// CBC-MAC: `s = E(s ^ p)`, nothing written.
     Mac,
 }
 

@@ -24,6 +24,7 @@
 use core::arch::x86_64::*;
 
 use super::soft::shift;
+use super::Chained as Chain;
 use super::{RoundKeys, MAX_ROUNDS};
 use crate::arith::gf256::x86_avx2::{inv_mix, inv_mix_gfni, load32, mix, sbox, xtime, xtime_gfni};
 use crate::inout::InOut;
@@ -416,32 +417,18 @@ macro_rules! chain128_kernel {
                 x = round(x, _mm_setzero_si128());
                 _mm_add_epi64(x, keys[nr])
             };
-            // SAFETY: `iv` is 16 bytes (the caller checked).
-            let mut v = unsafe { _mm_loadu_si128(iv.as_ptr().cast()) };
-            for j in 0..n {
-                // SAFETY: block j is inside the caller's regions.
-                unsafe {
-                    let p = _mm_loadu_si128(src.add(16 * j).cast());
-                    let d = dst.add(16 * j).cast();
-                    match mode {
-                        Chain::CbcEncrypt => {
-                            v = encrypt(_mm_xor_si128(v, p));
-                            _mm_storeu_si128(d, v);
-                        }
-                        Chain::CfbEncrypt => {
-                            v = _mm_xor_si128(encrypt(v), p);
-                            _mm_storeu_si128(d, v);
-                        }
-                        Chain::Ofb => {
-                            v = encrypt(v);
-                            _mm_storeu_si128(d, _mm_xor_si128(v, p));
-                        }
-                        Chain::Mac => v = encrypt(_mm_xor_si128(v, p)),
-                    }
-                }
-            }
-            // SAFETY: as for the load.
-            unsafe { _mm_storeu_si128(iv.as_mut_ptr().cast(), v) };
+            chain_blocks!(
+                mode,
+                iv,
+                src,
+                dst,
+                n,
+                16,
+                _mm_loadu_si128,
+                _mm_storeu_si128,
+                _mm_xor_si128,
+                encrypt
+            );
         }
     };
 }
@@ -547,32 +534,18 @@ macro_rules! chain256_kernel {
                 x = round(x, _mm256_setzero_si256());
                 _mm256_add_epi64(x, keys[nr])
             };
-            // SAFETY: `iv` is 32 bytes (the caller checked).
-            let mut v = unsafe { _mm256_loadu_si256(iv.as_ptr().cast()) };
-            for j in 0..n {
-                // SAFETY: block j is inside the caller's regions.
-                unsafe {
-                    let p = _mm256_loadu_si256(src.add(32 * j).cast());
-                    let d = dst.add(32 * j).cast();
-                    match mode {
-                        Chain::CbcEncrypt => {
-                            v = encrypt(_mm256_xor_si256(v, p));
-                            _mm256_storeu_si256(d, v);
-                        }
-                        Chain::CfbEncrypt => {
-                            v = _mm256_xor_si256(encrypt(v), p);
-                            _mm256_storeu_si256(d, v);
-                        }
-                        Chain::Ofb => {
-                            v = encrypt(v);
-                            _mm256_storeu_si256(d, _mm256_xor_si256(v, p));
-                        }
-                        Chain::Mac => v = encrypt(_mm256_xor_si256(v, p)),
-                    }
-                }
-            }
-            // SAFETY: as for the load.
-            unsafe { _mm256_storeu_si256(iv.as_mut_ptr().cast(), v) };
+            chain_blocks!(
+                mode,
+                iv,
+                src,
+                dst,
+                n,
+                32,
+                _mm256_loadu_si256,
+                _mm256_storeu_si256,
+                _mm256_xor_si256,
+                encrypt
+            );
         }
     };
 }
@@ -701,72 +674,30 @@ macro_rules! chain512_kernel {
             let xor2 = |a: [__m256i; 2], b: [__m256i; 2]| {
                 [_mm256_xor_si256(a[0], b[0]), _mm256_xor_si256(a[1], b[1])]
             };
-            // SAFETY: `iv` is 64 bytes (the caller checked).
-            let mut v = unsafe {
-                let p = iv.as_ptr();
-                [
-                    _mm256_loadu_si256(p.cast()),
-                    _mm256_loadu_si256(p.add(32).cast()),
-                ]
-            };
-            for j in 0..n {
-                // SAFETY: block j (64 bytes at `64 j`) is inside the caller's regions.
+            // One block is two ymm registers.
+            let load = |p: *const u8| {
+                // SAFETY: the macro passes pointers to whole blocks (64 readable bytes).
                 unsafe {
-                    let s = src.add(64 * j);
-                    let p = [
-                        _mm256_loadu_si256(s.cast()),
-                        _mm256_loadu_si256(s.add(32).cast()),
-                    ];
-                    let out = match mode {
-                        Chain::CbcEncrypt => {
-                            v = encrypt(xor2(v, p));
-                            Some(v)
-                        }
-                        Chain::CfbEncrypt => {
-                            v = xor2(encrypt(v), p);
-                            Some(v)
-                        }
-                        Chain::Ofb => {
-                            v = encrypt(v);
-                            Some(xor2(v, p))
-                        }
-                        Chain::Mac => {
-                            v = encrypt(xor2(v, p));
-                            None
-                        }
-                    };
-                    if let Some(o) = out {
-                        let d = dst.add(64 * j);
-                        _mm256_storeu_si256(d.cast(), o[0]);
-                        _mm256_storeu_si256(d.add(32).cast(), o[1]);
-                    }
+                    [
+                        _mm256_loadu_si256(p.cast()),
+                        _mm256_loadu_si256(p.add(32).cast()),
+                    ]
                 }
-            }
-            // SAFETY: as for the load.
-            unsafe {
-                let d = iv.as_mut_ptr();
-                _mm256_storeu_si256(d.cast(), v[0]);
-                _mm256_storeu_si256(d.add(32).cast(), v[1]);
-            }
+            };
+            let store = |p: *mut u8, v: [__m256i; 2]| {
+                // SAFETY: the macro passes pointers to whole blocks (64 writable bytes).
+                unsafe {
+                    _mm256_storeu_si256(p.cast(), v[0]);
+                    _mm256_storeu_si256(p.add(32).cast(), v[1]);
+                }
+            };
+            chain_blocks!(mode, iv, src, dst, n, 64, load, store, xor2, encrypt);
         }
     };
 }
 
 chain512_kernel!(chain512, "avx2", xtime);
 chain512_kernel!(chain512_gfni, "avx2,gfni", xtime_gfni);
-
-/// The chained modes with a kernel here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Chain {
-    /// CBC encryption: `c = E(p ^ c_prev)`.
-    CbcEncrypt,
-    /// Full-block CFB encryption: `c = E(c_prev) ^ p`.
-    CfbEncrypt,
-    /// OFB: `o = E(o_prev)`, `c = p ^ o`.
-    Ofb,
-    /// CBC-MAC: `s = E(s ^ p)`, nothing written.
-    Mac,
-}
 
 /// A chained mode on whole blocks, one block at a time in registers: `iv` one block, `n`
 /// blocks at `src` (and `dst`, unless [`Chain::Mac`]).

@@ -29,6 +29,7 @@
 use core::arch::x86_64::*;
 
 use super::soft::shift;
+use super::Chained as Chain;
 use super::{RoundKeys, MAX_ROUNDS};
 use crate::arith::gf256::x86_avx512::{
     inv_mix, mix, nat_inv_mix, nat_mix, nat_mix128, nat_mix256, nat_mix512, nat_sbox, nat_sbox128,
@@ -503,19 +504,6 @@ unsafe fn natural<const NB: usize, const DEC: bool, const R: usize>(
     }
 }
 
-/// The chained (one block at a time) modes with a kernel here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Chain {
-    /// CBC encryption: `c = E(p ^ c_prev)`.
-    CbcEncrypt,
-    /// Full-block CFB encryption: `c = E(c_prev) ^ p`.
-    CfbEncrypt,
-    /// OFB: `o = E(o_prev)`, `c = p ^ o`.
-    Ofb,
-    /// CBC-MAC: `s = E(s ^ p)`, nothing written.
-    Mac,
-}
-
 /// One chained kernel per block width: the block in one xmm / ymm / zmm register, the
 /// S-box tables (16 zmm) in registers, the round keys read from `keys.nat` (loads off the
 /// critical path), `NR` a constant. Per round: the S-boxes ([`nat_sbox128`] and
@@ -575,32 +563,7 @@ macro_rules! chain_kernel {
                 }
                 $add(x, key(NR))
             };
-            // SAFETY: `iv` is one block (the caller checked).
-            let mut v = unsafe { $load(iv.as_ptr().cast()) };
-            for j in 0..n {
-                // SAFETY: block j is inside the caller's regions.
-                unsafe {
-                    let p = $load(src.add(j * BL).cast());
-                    let d = dst.add(j * BL).cast();
-                    match mode {
-                        Chain::CbcEncrypt => {
-                            v = encrypt($xor(v, p));
-                            $store(d, v);
-                        }
-                        Chain::CfbEncrypt => {
-                            v = $xor(encrypt(v), p);
-                            $store(d, v);
-                        }
-                        Chain::Ofb => {
-                            v = encrypt(v);
-                            $store(d, $xor(v, p));
-                        }
-                        Chain::Mac => v = encrypt($xor(v, p)),
-                    }
-                }
-            }
-            // SAFETY: as for the load.
-            unsafe { $store(iv.as_mut_ptr().cast(), v) };
+            chain_blocks!(mode, iv, src, dst, n, BL, $load, $store, $xor, encrypt);
         }
     };
 }
