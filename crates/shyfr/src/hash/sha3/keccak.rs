@@ -25,14 +25,13 @@ crate::cpu::backends! {
     pub enum Backend("keccak"), tokens Kernel {
         /// ARMv8.2 SHA-3 instructions `EOR3`, `RAX1`, `XAR`, `BCAX` (aarch64).
         Aarch64Sha3 = "aarch64_sha3" ["aarch64"] crate::cpu::aarch64::Sha3Ce,
+        /// AVX-512: one state with each lane in its own `xmm` register (`vpternlogq` for
+        /// chi, `vprolq` for rho), and eight states at a time, one in each 64-bit lane of
+        /// `zmm` registers, for [`Sha3_256::digest_many`](super::Sha3_256::digest_many) and
+        /// the other `*_many` functions (x86-64).
+        X86Avx512 = "x86_avx512" ["x86_64"] crate::cpu::x86::Avx512,
         /// BMI1 `andn` and BMI2 `rorx` on general-purpose registers (x86-64).
         X86Bmi = "x86_bmi" ["x86_64"] crate::cpu::x86::Bmi,
-        /// AVX-512: one state in five `zmm` registers, `vpternlogq`, `vprolvq`, `vpermq`;
-        /// and eight states at a time, one in each 64-bit lane, for
-        /// [`Sha3_256::digest_many`](super::Sha3_256::digest_many) and the other `*_many`
-        /// functions (x86-64). Listed after `x86_bmi`, which hashes one message faster on
-        /// the one AVX-512 processor measured (AMD Zen 4); see the module docs.
-        X86Avx512 = "x86_avx512" ["x86_64"] crate::cpu::x86::Avx512,
         /// Portable code.
         Soft = "soft",
     }

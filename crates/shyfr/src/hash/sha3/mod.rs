@@ -8,18 +8,16 @@
 //! | backend        | needs                                                |
 //! |----------------|------------------------------------------------------|
 //! | `aarch64_sha3` | ARMv8.2 SHA-3 instructions (FEAT_SHA3)               |
+//! | `x86_avx512`   | AVX-512 F, VL, BW (`vpternlogq`, `vprolq`; x86-64)   |
 //! | `x86_bmi`      | BMI1 and BMI2 (`andn`, `rorx`; x86-64)               |
-//! | `x86_avx512`   | AVX-512 F, VL, BW (`vpternlogq`, `vprolvq`; x86-64)  |
 //! | `soft`         | nothing (portable)                                   |
 //!
-//! `x86_avx512` comes after `x86_bmi` because on the one AVX-512 processor measured, AMD
-//! Zen 4 (which runs each 512-bit instruction as two 256-bit halves), one state in five
-//! `zmm` registers is latency- and issue-bound: SHA3-256 of 16 KiB ran at 8.3 cycles/byte
-//! against 6.8 for `x86_bmi` (best of 100 alternating trials). Where many messages of one
-//! length are hashed, [`Sha3_256::digest_many`] (and the other `*_many` functions) run
-//! eight of them side by side in the 64-bit lanes of `zmm` registers with `x86_avx512`:
-//! on Zen 4, 64 messages of 16 KiB at 1.6 cycles/byte and 64 of 136 bytes at 4.9
-//! cycles/byte, against 6.8 and 14.6 one by one.
+//! `x86_avx512` keeps each of the 25 lanes of one state in its own `xmm` register: on AMD
+//! Zen 4, SHA3-256 of 16 KiB runs at 5.5 cycles/byte against 6.8 for the scalar `x86_bmi`
+//! (`shyfr-bench`, same run; OpenSSL 7.2). Where many messages of one length are hashed,
+//! [`Sha3_256::digest_many`] (and the other `*_many` functions) run eight of them side by
+//! side in the 64-bit lanes of `zmm` registers with the same round code: on Zen 4, 64
+//! messages of 16 KiB at about 1.4 cycles/byte.
 //!
 //! Every backend is constant time: Keccak has no table look-up, and no branch depends on
 //! data (only on lengths).

@@ -1,34 +1,23 @@
-//! Keccak-f\[1600\] with AVX-512 (F and VL; x86-64): the 25 lanes in five `zmm` registers
-//! of five lanes each, `vpternlogq` for theta's parities and for chi, `vprolvq` for rho,
-//! `vpermq` and masked blends for pi.
+//! Keccak-f\[1600\] with AVX-512 (F and VL; x86-64), one round formula for two shapes:
 //!
-//! # Layouts
+//! * **one state**: each of the 25 lanes in its own `xmm` register (AVX-512 has 32), for
+//!   [`permute`] and [`absorb`];
+//! * **eight states** side by side: element `s` of `zmm` register `i` is lane `i` of state
+//!   `s`, for [`permute_x8`] and [`absorb_x8`] (the `*_many` functions).
 //!
-//! Theta needs the five lanes of each column at one position in five registers (its
-//! parities are then two `vpternlogq`); chi needs the lanes of each row either at one
-//! position in registers `x, x+1, x+2` or in one register. Pi maps the lane at `(x, y)`
-//! to `(y, 2x + 3y)`, so no one layout serves every round; the layout changes within a
-//! pair of rounds and comes back after it (the idea of alternating layouts between even
-//! and odd rounds is described in the notes of A. Polyakov's CRYPTOGAMS `keccak1600-avx512`
-//! module; this code is written from the derivation below). Writing `R[j][p]` for
-//! position `p` of register `j`, and all coordinates modulo 5:
+//! Either way every step of the permutation is the scalar formula with a 64-bit lane
+//! replaced by a vector register ([`Lanes`]), and pi is a renaming. A round is about 95
+//! vector instructions: `D` (5 `vprolq` and 5 `vpxorq`), theta applied and rho (25 `vpxorq`
+//! and 24 `vprolq`), chi (25 `vpternlogq`, each `a ^ (!b & c)`), iota (1), and the next
+//! round's column parities (20 `vpxorq`, which LLVM folds partly into `vpternlogq`).
 //!
-//! * **rows**, where a pair starts and ends: `R[y][x] = A[x, y]` (the byte order of the
-//!   state, so loading and absorbing are masked loads). Pi sends every lane of register
-//!   `y` to column `y`, so one `vpermq` a register (`R[y][p]` takes position `3p + y`)
-//!   makes
-//! * **columns**: `R[x][y] = A[x, y]`, where chi is three registers to one
-//!   `vpternlogq`. The even round's output is in this layout. Theta cannot use it (a
-//!   column is in one register), so
-//! * **diagonals**: `R[j][p] = A[p, p - j]`, made from the columns by four masked blends a
-//!   register (position `p` of the blend taken from register `p + j`) and one `vpermq`.
-//!   Columns are aligned again, and after pi register `j` holds row `2j`, lane `x` at
-//!   position `x + j`: three `vpermq` of that register give chi's three operands already
-//!   at positions `x`, so the odd round's chi writes the rows layout.
-//!
-//! A pair of rounds is 83 instructions: 37 `vpternlogq` / `vpxorq`, 20 blends, 25
-//! `vpermq`, 10 `vprolvq` and 2 `vprolq`. Positions 5 to 7 of each register hold
-//! whatever the permutations put there; no lane of the state ever reads them.
+//! Against the scalar `x86_bmi` kernel (130 ALU instructions a round), the vector side of
+//! AMD Zen 4 issues four logic operations a cycle (and rotations on two pipes) and keeps
+//! the whole state in registers, with no spills. Measured on Zen 4 (scratch loop, best of
+//! 300, SHA3-256 rate, 16 KiB): 5.2 cycles/byte against 6.7 for `x86_bmi`. The order of the
+//! source matters to LLVM's schedule: computing all 25 rotated lanes of a round before any
+//! chi measured 5.2, chi plane by plane as the lanes are ready 5.6, chi column by column
+//! 5.5, and the theta-apply as one `vpternlogq` per lane (no `D` values) 6.5.
 //!
 //! Every instruction has data-independent timing and there is no table look-up indexed by
 //! data: constant time.
@@ -38,257 +27,181 @@ use core::arch::x86_64::*;
 use super::consts::{RC, RHO};
 use crate::cpu::x86::Avx512;
 
-/// `vpternlogq` truth table of `a ^ b ^ c`.
-const XOR3: i32 = 0x96;
 /// `vpternlogq` truth table of `a ^ (!b & c)` (chi).
 const CHI: i32 = 0xd2;
 
-/// Index vectors and rotation counts, each a row of eight 64-bit words.
-#[repr(C, align(64))]
-struct Tables {
-    /// `ROT[c][p] = (p + c) % 5` for positions 0..5 (5, 6, 7 stay in place).
-    rot: [[u64; 8]; 5],
-    /// Pi from the rows layout to the columns layout: `PI[y][p] = (3p + y) % 5`.
-    pi: [[u64; 8]; 5],
-    /// Rho in the rows layout: `RHO_ROWS[y][x] = RHO[x + 5y]`.
-    rho_rows: [[u64; 8]; 5],
-    /// Rho in the diagonals layout: `RHO_DIAG[j][p] = RHO[p + 5(p - j)]`.
-    rho_diag: [[u64; 8]; 5],
+/// A register of independent 64-bit Keccak lanes.
+///
+/// # Safety
+///
+/// Every method executes AVX-512 F and VL instructions: call them only where the CPU has
+/// both (in this file: from the `#[target_feature(enable = "avx512f,avx512vl")]` kernels,
+/// reached through an [`Avx512`] token).
+trait Lanes: Copy {
+    /// Every element equal to `v`.
+    unsafe fn splat(v: u64) -> Self;
+    /// `self ^ o`.
+    unsafe fn xor(self, o: Self) -> Self;
+    /// `self ^ (!b & c)`.
+    unsafe fn chi(self, b: Self, c: Self) -> Self;
+    /// Each element rotated left by `R` bits.
+    unsafe fn rol<const R: i32>(self) -> Self;
 }
 
-static TABLES: Tables = {
-    let mut t = Tables {
-        rot: [[0; 8]; 5],
-        pi: [[0; 8]; 5],
-        rho_rows: [[0; 8]; 5],
-        rho_diag: [[0; 8]; 5],
-    };
-    let mut r = 0;
-    while r < 5 {
-        let mut p = 0;
-        while p < 8 {
-            if p < 5 {
-                t.rot[r][p] = ((p + r) % 5) as u64;
-                t.pi[r][p] = ((3 * p + r) % 5) as u64;
-                t.rho_rows[r][p] = RHO[p + 5 * r] as u64;
-                t.rho_diag[r][p] = RHO[p + 5 * ((p + 5 - r) % 5)] as u64;
-            } else {
-                t.rot[r][p] = p as u64;
-                t.pi[r][p] = p as u64;
-            }
-            p += 1;
-        }
-        r += 1;
+impl Lanes for __m128i {
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl")]
+    unsafe fn splat(v: u64) -> Self {
+        _mm_cvtsi64_si128(v as i64)
     }
-    t
-};
-
-/// The constants in registers (LLVM keeps what fits).
-#[derive(Clone, Copy)]
-struct Consts {
-    rot: [__m512i; 5],
-    pi: [__m512i; 5],
-    rho_rows: [__m512i; 5],
-    rho_diag: [__m512i; 5],
-}
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn consts() -> Consts {
-    let load = |row: &[u64; 8]| {
-        // SAFETY: `row` is 64 readable bytes; unaligned loads are allowed.
-        unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
-    };
-    Consts {
-        rot: TABLES.rot.each_ref().map(load),
-        pi: TABLES.pi.each_ref().map(load),
-        rho_rows: TABLES.rho_rows.each_ref().map(load),
-        rho_diag: TABLES.rho_diag.each_ref().map(load),
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl")]
+    unsafe fn xor(self, o: Self) -> Self {
+        _mm_xor_si128(self, o)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl")]
+    unsafe fn chi(self, b: Self, c: Self) -> Self {
+        _mm_ternarylogic_epi64(self, b, c, CHI)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl")]
+    unsafe fn rol<const R: i32>(self) -> Self {
+        _mm_rol_epi64::<R>(self)
     }
 }
 
-/// Theta on five registers whose column `x` is at position `x` in each: returns the
-/// registers with `D[x] = C[x-1] ^ rotl(C[x+1], 1)` added.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn theta(r: [__m512i; 5], k: &Consts) -> [__m512i; 5] {
-    let c = _mm512_ternarylogic_epi64(r[0], r[1], r[2], XOR3);
-    let c = _mm512_ternarylogic_epi64(c, r[3], r[4], XOR3);
-    // C[x-1] at position x, and rotl(C[x+1], 1) at position x.
-    let cm = _mm512_permutexvar_epi64(k.rot[4], c);
-    let cp = _mm512_permutexvar_epi64(k.rot[1], _mm512_rol_epi64(c, 1));
-    r.map(|v| _mm512_ternarylogic_epi64(v, cm, cp, XOR3))
-}
-
-/// `v` with position `p` taking position `(p + c) % 5` (no instruction when that is `p`).
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn rotate(v: __m512i, c: usize, k: &Consts) -> __m512i {
-    if c.is_multiple_of(5) {
-        v
-    } else {
-        _mm512_permutexvar_epi64(k.rot[c % 5], v)
+impl Lanes for __m512i {
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl")]
+    unsafe fn splat(v: u64) -> Self {
+        _mm512_set1_epi64(v as i64)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl")]
+    unsafe fn xor(self, o: Self) -> Self {
+        _mm512_xor_si512(self, o)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl")]
+    unsafe fn chi(self, b: Self, c: Self) -> Self {
+        _mm512_ternarylogic_epi64(self, b, c, CHI)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl")]
+    unsafe fn rol<const R: i32>(self) -> Self {
+        _mm512_rol_epi64::<R>(self)
     }
 }
 
-/// `v` with `rc` added to position 0 (iota).
-#[target_feature(enable = "avx512f")]
+/// The column parities `C[x]` of theta.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F and VL ([`Lanes`]).
 #[inline]
-fn iota(v: __m512i, rc: u64) -> __m512i {
-    _mm512_mask_xor_epi64(v, 1, v, _mm512_set1_epi64(rc as i64))
-}
-
-/// Two rounds, `rc0` and `rc1`, from the rows layout to the rows layout.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn round_pair(s: [__m512i; 5], k: &Consts, rc0: u64, rc1: u64) -> [__m512i; 5] {
-    // Even round. Theta and rho in rows; pi to columns.
-    let t = theta(s, k);
-    let q: [__m512i; 5] = core::array::from_fn(|y| {
-        _mm512_permutexvar_epi64(k.pi[y], _mm512_rolv_epi64(t[y], k.rho_rows[y]))
-    });
-    // Chi across registers, iota on register 0 (column 0, position 0: lane (0, 0)).
-    let mut n: [__m512i; 5] = core::array::from_fn(|x| {
-        _mm512_ternarylogic_epi64(q[x], q[(x + 1) % 5], q[(x + 2) % 5], CHI)
-    });
-    n[0] = iota(n[0], rc0);
-
-    // Columns to diagonals: position p of register j from register p + j (a blend of
-    // five registers as a tree of four), then rotated by -j.
-    let d: [__m512i; 5] = core::array::from_fn(|j| {
-        let a = _mm512_mask_blend_epi64(0b0_0010, n[j], n[(j + 1) % 5]);
-        let b = _mm512_mask_blend_epi64(0b0_1000, n[(j + 2) % 5], n[(j + 3) % 5]);
-        let ab = _mm512_mask_blend_epi64(0b0_1100, a, b);
-        let g = _mm512_mask_blend_epi64(0b1_0000, ab, n[(j + 4) % 5]);
-        rotate(g, 5 - j, k)
-    });
-
-    // Odd round. Theta and rho in diagonals; register j then holds row 2j with lane x at
-    // position x + j, and chi's operands come from three rotations of it.
-    let t = theta(d, k);
-    let mut out = [_mm512_setzero_si512(); 5];
-    for (j, &v) in t.iter().enumerate() {
-        let b = _mm512_rolv_epi64(v, k.rho_diag[j]);
-        let b0 = rotate(b, j, k);
-        let b1 = rotate(b, j + 1, k);
-        let b2 = rotate(b, j + 2, k);
-        out[(2 * j) % 5] = _mm512_ternarylogic_epi64(b0, b1, b2, CHI);
-    }
-    out[0] = iota(out[0], rc1);
-    out
-}
-
-/// The 24 rounds on the rows layout.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn rounds(mut s: [__m512i; 5], k: &Consts) -> [__m512i; 5] {
-    for rc in RC.chunks_exact(2) {
-        s = round_pair(s, k, rc[0], rc[1]);
-    }
-    s
-}
-
-/// Mask of the five lanes of a row.
-const ROW: __mmask8 = 0b1_1111;
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn load_state(lanes: &[u64; 25]) -> [__m512i; 5] {
-    // SAFETY: row `y` is lanes `5y .. 5y + 5` of the 25; the masked load reads only those.
-    core::array::from_fn(|y| unsafe {
-        _mm512_maskz_loadu_epi64(ROW, lanes.as_ptr().add(5 * y).cast())
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn parities<V: Lanes>(a: &[V; 25]) -> [V; 5] {
+    // SAFETY: the caller's contract.
+    core::array::from_fn(|x| unsafe {
+        a[x].xor(a[x + 5])
+            .xor(a[x + 10].xor(a[x + 15]))
+            .xor(a[x + 20])
     })
 }
 
-#[target_feature(enable = "avx512f")]
+/// One round (theta, rho, pi, chi, iota) on `a`, whose column parities are `c`; leaves the
+/// new state in `a` and its parities in `c`.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F and VL ([`Lanes`]).
 #[inline]
-fn store_state(lanes: &mut [u64; 25], s: [__m512i; 5]) {
-    for (y, v) in s.into_iter().enumerate() {
-        // SAFETY: the masked store writes only lanes `5y .. 5y + 5` of the 25.
-        unsafe { _mm512_mask_storeu_epi64(lanes.as_mut_ptr().add(5 * y).cast(), ROW, v) };
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn round<V: Lanes>(a: &mut [V; 25], c: &mut [V; 5], rc: u64) {
+    // SAFETY: the caller's contract, for every `Lanes` call below.
+    unsafe {
+        let d: [V; 5] = core::array::from_fn(|x| c[(x + 4) % 5].xor(c[(x + 1) % 5].rol::<1>()));
+        // Lane `k` with theta applied, rotated by rho.
+        macro_rules! b {
+            ($k:literal) => {
+                a[$k].xor(d[$k % 5]).rol::<{ RHO[$k] as i32 }>()
+            };
+        }
+        // Pi: `b[y][x]` is lane `(x + 3y, x)` of `a` (index `(x + 3y) % 5 + 5x`), which pi
+        // moves to `(x, y)`.
+        let b: [[V; 5]; 5] = [
+            [a[0].xor(d[0]), b!(6), b!(12), b!(18), b!(24)],
+            [b!(3), b!(9), b!(10), b!(16), b!(22)],
+            [b!(1), b!(7), b!(13), b!(19), b!(20)],
+            [b!(4), b!(5), b!(11), b!(17), b!(23)],
+            [b!(2), b!(8), b!(14), b!(15), b!(21)],
+        ];
+        for (y, row) in b.iter().enumerate() {
+            for x in 0..5 {
+                a[5 * y + x] = row[x].chi(row[(x + 1) % 5], row[(x + 2) % 5]);
+            }
+        }
+        a[0] = a[0].xor(V::splat(rc));
+        *c = parities(a);
     }
 }
 
+/// The 24 rounds.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F and VL ([`Lanes`]).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn rounds<V: Lanes>(a: &mut [V; 25]) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let mut c = parities(a);
+        for &rc in &RC {
+            round(a, &mut c, rc);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// One state
+// ---------------------------------------------------------------------------------------
+
 #[target_feature(enable = "avx512f,avx512vl")]
 fn permute_kernel(lanes: &mut [u64; 25]) {
-    let k = consts();
-    let s = rounds(load_state(lanes), &k);
-    store_state(lanes, s);
+    let mut a: [__m128i; 25] = core::array::from_fn(|i| _mm_cvtsi64_si128(lanes[i] as i64));
+    // SAFETY: this function is compiled with AVX-512 F and VL, which its callers proved.
+    unsafe { rounds(&mut a) };
+    for (lane, v) in lanes.iter_mut().zip(a) {
+        *lane = _mm_cvtsi128_si64(v) as u64;
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512vl")]
 fn absorb_kernel(lanes: &mut [u64; 25], blocks: &[u8], rate: usize) {
-    let k = consts();
     let n = rate / 8;
-    // The lanes of each row that a block covers.
-    let mask: [__mmask8; 5] = core::array::from_fn(|y| {
-        let have = n.saturating_sub(5 * y).min(5);
-        ((1u32 << have) - 1) as __mmask8
-    });
-    let mut s = load_state(lanes);
+    let mut a: [__m128i; 25] = core::array::from_fn(|i| _mm_cvtsi64_si128(lanes[i] as i64));
     for block in blocks.chunks_exact(rate) {
-        for (y, v) in s.iter_mut().enumerate() {
-            // SAFETY: `mask[y]` selects lanes `5y ..` below `n`, so the load reads bytes
-            // `40y ..` below `rate` of the block, which has `rate` bytes; masked-off lanes
-            // are not read.
-            let m = unsafe { _mm512_maskz_loadu_epi64(mask[y], block.as_ptr().add(40 * y).cast()) };
-            *v = _mm512_xor_si512(*v, m);
+        for (i, v) in a.iter_mut().enumerate().take(n) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&block[8 * i..8 * i + 8]);
+            *v = _mm_xor_si128(*v, _mm_cvtsi64_si128(u64::from_le_bytes(w) as i64));
         }
-        s = rounds(s, &k);
+        // SAFETY: this function is compiled with AVX-512 F and VL, which its callers proved.
+        unsafe { rounds(&mut a) };
     }
-    store_state(lanes, s);
+    for (lane, v) in lanes.iter_mut().zip(a) {
+        *lane = _mm_cvtsi128_si64(v) as u64;
+    }
 }
 
 // ---------------------------------------------------------------------------------------
 // Eight states at a time
 // ---------------------------------------------------------------------------------------
 
-/// Eight states side by side: element `s` of `v[i]` is lane `i` of state `s`. Every step of
-/// the permutation is then the scalar formula with 64-bit lanes replaced by vectors, and
-/// pi is a renaming.
+/// Eight states side by side: element `s` of `v[i]` is lane `i` of state `s`.
 type X8 = [__m512i; 25];
-
-/// One round on eight states: theta (10 + 5 + 25 instructions: parities, `rotl(C, 1)`,
-/// `A ^ C[x-1] ^ rotl(C[x+1], 1)` in one `vpternlogq`), rho (24 `vprolq`), pi (renaming),
-/// chi (25 `vpternlogq`), iota (one `vpxorq`).
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn round_x8(a: &mut X8, rc: u64) {
-    let c: [__m512i; 5] = core::array::from_fn(|x| {
-        let t = _mm512_ternarylogic_epi64(a[x], a[x + 5], a[x + 10], XOR3);
-        _mm512_ternarylogic_epi64(t, a[x + 15], a[x + 20], XOR3)
-    });
-    let r: [__m512i; 5] = core::array::from_fn(|x| _mm512_rol_epi64(c[(x + 1) % 5], 1));
-    let mut b = [_mm512_setzero_si512(); 25];
-    for y in 0..5 {
-        for x in 0..5 {
-            let i = x + 5 * y;
-            let t = _mm512_ternarylogic_epi64(a[i], c[(x + 4) % 5], r[x], XOR3);
-            // A constant rotation: LLVM emits `vprolq` with an immediate.
-            let t = _mm512_rolv_epi64(t, _mm512_set1_epi64(i64::from(RHO[i])));
-            b[y + 5 * ((2 * x + 3 * y) % 5)] = t;
-        }
-    }
-    for y in 0..5 {
-        for x in 0..5 {
-            a[x + 5 * y] = _mm512_ternarylogic_epi64(
-                b[x + 5 * y],
-                b[(x + 1) % 5 + 5 * y],
-                b[(x + 2) % 5 + 5 * y],
-                CHI,
-            );
-        }
-    }
-    a[0] = _mm512_xor_si512(a[0], _mm512_set1_epi64(rc as i64));
-}
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn rounds_x8(a: &mut X8) {
-    for &rc in &RC {
-        round_x8(a, rc);
-    }
-}
 
 /// Transposes an 8 x 8 matrix of 64-bit words: element `j` of `out[i]` is element `i` of
 /// `m[j]`.
@@ -369,7 +282,8 @@ fn store_x8(states: &mut [[u64; 25]; 8], a: &X8) {
 #[target_feature(enable = "avx512f,avx512vl")]
 fn permute_x8_kernel(states: &mut [[u64; 25]; 8]) {
     let mut a = load_x8(states);
-    rounds_x8(&mut a);
+    // SAFETY: this function is compiled with AVX-512 F and VL, which its callers proved.
+    unsafe { rounds(&mut a) };
     store_x8(states, &a);
 }
 
@@ -393,7 +307,8 @@ fn absorb_x8_kernel(states: &mut [[u64; 25]; 8], blocks: [&[u8]; 8], rate: usize
                 a[8 * g + j] = _mm512_xor_si512(a[8 * g + j], c);
             }
         }
-        rounds_x8(&mut a);
+        // SAFETY: this function is compiled with AVX-512 F and VL, which its callers proved.
+        unsafe { rounds(&mut a) };
     }
     store_x8(states, &a);
 }
