@@ -1165,6 +1165,23 @@ mod tests {
             let mu = time(&mut |r| mont_mul(r, &a, &a, &n, n0, tok));
             let old = time(&mut |r| mont_mul_in::<{ MAX_LIMBS + 1 }>(r, &a, &a, &n, n0, tok));
             let rows = time(&mut |r| mont_sqr_in::<128>(r, &a, &n, n0, tok));
+            // dependent chains (as in an exponentiation): one chain, and two chains
+            // interleaved (per squaring)
+            let mut x = a.clone();
+            let mut y = a.clone();
+            y[0] ^= 1;
+            let mut t = vec![0u64; l];
+            let chain1 = time(&mut |_r| {
+                mont_sqr(&mut t, &x, &n, n0, tok);
+                mont_sqr(&mut x, &t, &n, n0, tok);
+            }) / 2.0;
+            let chain2 = time(&mut |_r| {
+                mont_sqr(&mut t, &x, &n, n0, tok);
+                mont_sqr(&mut x, &t, &n, n0, tok);
+                mont_sqr(&mut t, &y, &n, n0, tok);
+                mont_sqr(&mut y, &t, &n, n0, tok);
+            }) / 4.0;
+            std::println!("{l} limbs: sqr chain {chain1:.0} ns, two chains {chain2:.0} ns");
             let split = match l {
                 16 => time(&mut |r| mont_sqr_split::<8, 16, 32>(r, &a, &n, n0, tok)),
                 24 => time(&mut |r| mont_sqr_split::<12, 24, 48>(r, &a, &n, n0, tok)),
