@@ -20,13 +20,18 @@
 //!
 //! The widths of RSA-2048, -3072 and -4096's CRT halves (16, 24 and 32 limbs) and the
 //! moduli of RSA-3072 and -4096 (48 and 64 limbs, public operations) have their own
-//! kernels (`mont_sqr_fixed` to 48 limbs, `mont_mul_fixed`): the product first (the squaring's
-//! triangle, doubled, plus the diagonal; or `L` rows `a b_i`), then `L` reduction rows,
-//! each row unrolled by the assembler (`.rept`, the limb offsets constants of the
-//! instructions, no loop counter or pointer moves inside a row), the next row's
-//! reduction factor formed from a register, and the conditional subtraction by CMOVC.
-//! On the loaded Zen 4 of this project (best of 200 windows) the 16-limb squaring went
-//! from 276 to 181 ns and the multiplication from 276 to 220 ns.
+//! kernels (`mont_sqr_fixed` at 16 and 24 limbs, `mont_sqr_split` at 32, 48 and 64,
+//! `mont_mul_fixed`): the product first (the squaring's triangle, doubled, plus the
+//! diagonal; or `L` rows `a b_i`), then `L` reduction rows, each row unrolled by the
+//! assembler (`.rept`, the limb offsets constants of the instructions, no loop counter
+//! or pointer moves inside a row), the next row's reduction factor formed from a
+//! register, and the conditional subtraction by CMOVC. On the loaded Zen 4 of this
+//! project (best of 200 windows) the 16-limb squaring went from 276 to 181 ns and the
+//! multiplication from 276 to 220 ns. From 32 limbs the squaring's triangle is split in
+//! halves (the triangle of each half from one unrolled copy, run twice, and the
+//! rectangle of the halves in unrolled rows), which keeps the code inside the
+//! instruction cache: the 64-limb squaring of RSA-4096's public operation went from 3164
+//! to 2631 ns.
 //!
 //! Constant time: the instruction sequence and the addresses touched depend only on the
 //! limb count.
@@ -357,9 +362,13 @@ fn row_add(t: &mut [u64], a: &[u64], b: u64, _tok: Adx) -> u64 {
 /// squares `a_i^2`, then `L` Montgomery reduction rows, about three quarters of the
 /// limb products of a multiplication.
 ///
-/// 16, 24, 32 and 48 limbs run the unrolled `mont_sqr_fixed` (at 48 limbs 1581 ns
-/// against 1856 ns for the rows below; at 64 limbs its fully unrolled triangle would be
-/// some 40 KB of code, so 64 limbs keep the rows). Otherwise, below 20 limbs the
+/// 16 and 24 limbs run the unrolled `mont_sqr_fixed`, 32, 48 and 64 limbs
+/// `mont_sqr_split` (two half triangles from one unrolled copy, and a rectangle): its
+/// code stays small where the fully unrolled triangle outgrows the instruction cache
+/// (36 KB at 48 limbs, some 60 KB at 64). Zen 4, loaded machine, best of 200 windows of
+/// 200 calls, ns: 16 limbs fixed 182, split 191; 24 limbs 383, 390; 32 limbs 674, 657;
+/// 48 limbs 1585, 1508; 64 limbs split 2631 against 3164 for the rows below (and 3201
+/// for the multiplication). Otherwise, below 20 limbs the
 /// short rows of the triangle cost as much in calls as they save (Zen 4, loaded
 /// machine, best of 600 windows: 16 limbs 276 ns against 277 ns for `mont_mul`; 24
 /// limbs 527 against 605 ns; 32 limbs 865 against 1026 ns), so those widths, and widths
@@ -369,8 +378,9 @@ pub(crate) fn mont_sqr(r: &mut [u64], a: &[u64], n: &[u64], n0: u64, tok: Adx) {
     match l {
         16 => return mont_sqr_fixed::<16, 32>(r, a, n, n0, tok),
         24 => return mont_sqr_fixed::<24, 48>(r, a, n, n0, tok),
-        32 => return mont_sqr_fixed::<32, 64>(r, a, n, n0, tok),
-        48 => return mont_sqr_fixed::<48, 96>(r, a, n, n0, tok),
+        32 => return mont_sqr_split::<16, 32, 64>(r, a, n, n0, tok),
+        48 => return mont_sqr_split::<24, 48, 96>(r, a, n, n0, tok),
+        64 => return mont_sqr_split::<32, 64, 128>(r, a, n, n0, tok),
         _ => {}
     }
     if !l.is_multiple_of(4) || l < 20 {
@@ -693,6 +703,143 @@ fn mont_sqr_fixed<const L: usize, const P: usize>(
     }
 }
 
+/// `r = a^2 2^(-64 L) mod n` for `a < n`, fully reduced, for a width `L = 2 H` fixed at
+/// compile time (`H >= 4`, `P = 2 L`), with a fraction of the code of
+/// [`mont_sqr_fixed`]: for `a = lo + hi 2^(64 H)` the products `a_i a_j`, `i < j`, are
+/// the triangle of `lo`, the triangle of `hi` (at limb `2 H`) and the rectangle `lo hi`
+/// (at limb `H`). The two triangles, which fill `p` without overlapping, run one
+/// unrolled `H`-limb triangle twice (a loop of two that moves the pointers); the
+/// rectangle goes into the scratch `q` (`L` limbs) as in [`mont_mul_fixed`] (`H` rows of
+/// `H` unrolled products, each row's carry into a limb not yet written), and is then
+/// added into `p` at limb `H` (the carry rippled through the top `H` limbs, clearing `q`
+/// on the way); then the doubling with the squares and [`adx_redc!`] as in
+/// [`mont_sqr_fixed`]; all in one `asm!` block. At 64 limbs this is some 20 KB of code
+/// where the fully unrolled triangle would be 60 KB. Both buffers are zero after.
+#[inline]
+fn mont_sqr_split<const H: usize, const L: usize, const P: usize>(
+    r: &mut [u64],
+    a: &[u64],
+    n: &[u64],
+    n0: u64,
+    _tok: Adx,
+) {
+    assert!(L == 2 * H && P == 2 * L && H >= 4);
+    assert!(a.len() == L && n.len() == L && r.len() == L);
+    let mut p = core::mem::MaybeUninit::<[u64; P]>::uninit();
+    let mut q = core::mem::MaybeUninit::<[u64; L]>::uninit();
+    // SAFETY: `_tok` proves BMI2 (MULX) and ADX (ADCX/ADOX). The offsets are assembler
+    // constants. The triangle loop runs twice, first with `rsi = a`, `r8 = p`, then with
+    // `rsi = a + H`, `r8 = p + 2 H` (limbs): each pass reads `rsi` at limbs `0..H` and
+    // writes `r8` at `0..2H` (limbs 0 and `2H - 1` set first, row `i` reading `2i +
+    // 1..i + H - 1` that earlier rows wrote and writing up to `i + H`), so `a` is read at
+    // `0..L` and `p` (`2 L` limbs) written at `0..2L`; `rsi` goes back to `a`. The
+    // rectangle writes `q` (`L` limbs, at `r14`) at limbs `i..=i + H` in row `i < H` (the
+    // first row writes, the others add to limbs written before), reading `a` at `0..L`
+    // (`r12` walks `a[0..H]`). The addition reads and clears `q` at `0..L` and adds into
+    // `p` at `H..2L`. The reduction touches `p` at `0..2L` and writes `r` at `0..L`, as in
+    // `mont_sqr_fixed`. The lengths are checked above. `rbx` is not used; every register
+    // written is declared.
+    unsafe {
+        asm!(
+            // the triangles of lo (at p) and hi (at p + 2H)
+            "mov r13d, 2",
+            "5:",
+            "mov qword ptr [r8], 0",
+            "mov qword ptr [r8 + 16 * {h} - 8], 0",
+            ".set .Li, 0",
+            ".rept {h} - 1",
+            "mov rdx, qword ptr [rsi + 8 * .Li]",
+            "xor r10d, r10d",
+            ".set .Lx0, .Li + 1",
+            ".set .Lpo, 2 * .Li + 1",
+            ".set .Lcnt, {h} - 1 - .Li",
+            ".set .Linit, .Li == 0",
+            adx_row!("rsi"),
+            "mov qword ptr [r8 + 8 * (.Li + {h})], r10",
+            ".set .Li, .Li + 1",
+            ".endr",
+            "lea rsi, [rsi + 8 * {h}]",
+            "lea r8, [r8 + 16 * {h}]",
+            "dec r13d",
+            "jnz 5b",
+            "lea rsi, [rsi - 16 * {h}]",
+            "lea r15, [r8 - 32 * {h}]",
+            // the rectangle lo hi into q: row i adds a_i a[H..L] at limb i
+            "mov r8, r14",
+            "mov r12, rsi",
+            "mov rdx, qword ptr [r12]",
+            "xor r10d, r10d",
+            ".set .Lx0, {h}",
+            ".set .Lpo, 0",
+            ".set .Lcnt, {h}",
+            ".set .Linit, 1",
+            adx_row!("rsi"),
+            "mov qword ptr [r8 + 8 * {h}], r10",
+            "mov r13d, {h} - 1",
+            "6:",
+            "lea r8, [r8 + 8]",
+            "lea r12, [r12 + 8]",
+            "mov rdx, qword ptr [r12]",
+            "xor r10d, r10d",
+            ".set .Linit, 0",
+            adx_row!("rsi"),
+            "mov qword ptr [r8 + 8 * {h}], r10",
+            "dec r13d",
+            "jnz 6b",
+            // p[H..2L] += q (q cleared), the carry rippled to the top
+            "mov r8, r15",
+            "mov rax, qword ptr [r14]",
+            "mov qword ptr [r14], 0",
+            "add qword ptr [r8 + 8 * {h}], rax",
+            ".set .Li, 1",
+            ".rept {l} - 1",
+            "mov rax, qword ptr [r14 + 8 * .Li]",
+            "mov qword ptr [r14 + 8 * .Li], 0",
+            "adc qword ptr [r8 + 8 * ({h} + .Li)], rax",
+            ".set .Li, .Li + 1",
+            ".endr",
+            ".set .Li, {h} + {l}",
+            ".rept {h}",
+            "adc qword ptr [r8 + 8 * .Li], 0",
+            ".set .Li, .Li + 1",
+            ".endr",
+            // doubled (ADCX x, x) plus the squares (ADOX); both chains end at zero
+            "xor eax, eax",
+            ".set .Li, 0",
+            ".rept {l}",
+            "mov rdx, qword ptr [rsi + 8 * .Li]",
+            "mulx r11, r10, rdx",
+            "mov rax, qword ptr [r8 + 16 * .Li]",
+            "adcx rax, rax",
+            "adox rax, r10",
+            "mov qword ptr [r8 + 16 * .Li], rax",
+            "mov rax, qword ptr [r8 + 16 * .Li + 8]",
+            "adcx rax, rax",
+            "adox rax, r11",
+            "mov qword ptr [r8 + 16 * .Li + 8], rax",
+            ".set .Li, .Li + 1",
+            ".endr",
+            adx_redc!(),
+            l = const L,
+            h = const H,
+            inout("rsi") a.as_ptr() => _,
+            in("rdi") n.as_ptr(),
+            in("rcx") r.as_mut_ptr(),
+            in("r9") n0,
+            inout("r8") p.as_mut_ptr() as *mut u64 => _,
+            in("r14") q.as_mut_ptr() as *mut u64,
+            out("rax") _,
+            out("rdx") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+            out("r15") _,
+            options(nostack),
+        );
+    }
+}
+
 /// `r = a b 2^(-64 L) mod n` (`a < 2^(64 L)`, `b < n`), fully reduced, for a width `L >= 4`
 /// fixed at compile time (`P = 2 L`): the product in `L` rows `p[i..i+L] += a b_i`
 /// (each row unrolled, [`adx_row!`], in a loop that moves `p` a limb up; the first row
@@ -912,6 +1059,68 @@ mod tests {
         }
     }
 
+    /// The split squaring at every width it can take, against `soft`, on operands whose
+    /// halves are zero, one or all ones as well as random ones.
+    fn check_split<const H: usize, const L: usize, const P: usize>(tok: Adx) {
+        let l = L;
+        let mut next = rng(0x5b1 ^ l as u64);
+        for case in 0..200 {
+            let mut n: Vec<u64> = (0..l).map(|_| next()).collect();
+            n[0] |= 1;
+            match case % 3 {
+                0 => n[l - 1] |= 1 << 63,
+                1 => {
+                    n.iter_mut().for_each(|x| *x = u64::MAX);
+                    n[0] = u64::MAX - 2 * (case as u64);
+                }
+                _ => n[l - 1] = (n[l - 1] >> (case % 63 + 1)).max(1),
+            }
+            let n0 = super::super::limbs::neg_inv_u64(n[0]);
+            let mut a: Vec<u64> = (0..l).map(|_| next()).collect();
+            below(&mut a, &n);
+            match case % 8 {
+                0 => {
+                    a.copy_from_slice(&n);
+                    a[0] -= 1;
+                }
+                1 => a.iter_mut().for_each(|x| *x = 0),
+                2 => {
+                    a.iter_mut().for_each(|x| *x = 0);
+                    a[0] = 1;
+                }
+                3 => a[..H].iter_mut().for_each(|x| *x = 0),
+                4 => a[H..].iter_mut().for_each(|x| *x = 0),
+                5 => {
+                    // hi = n's top half less one, lo all ones
+                    a.copy_from_slice(&n);
+                    super::super::limbs::sub_assign(&mut a[H..], &[1]);
+                    a[..H].iter_mut().for_each(|x| *x = u64::MAX);
+                }
+                6 => a[..H].iter_mut().for_each(|x| *x = u64::MAX),
+                _ => {}
+            }
+            assert_eq!(super::super::limbs::lt(&a, &n), u64::MAX, "case {case}");
+            let mut want = vec![0u64; l];
+            let mut got = vec![0u64; l];
+            super::super::soft::mont_mul(&mut want, &a, &a, &n, n0);
+            mont_sqr_split::<H, L, P>(&mut got, &a, &n, n0, tok);
+            assert_eq!(got, want, "split sqr, {l} limbs, case {case}");
+        }
+    }
+
+    #[test]
+    fn split_sqr_agrees_with_soft() {
+        let Some(tok) = Adx::get() else {
+            return;
+        };
+        check_split::<4, 8, 16>(tok);
+        check_split::<8, 16, 32>(tok);
+        check_split::<12, 24, 48>(tok);
+        check_split::<16, 32, 64>(tok);
+        check_split::<24, 48, 96>(tok);
+        check_split::<32, 64, 128>(tok);
+    }
+
     /// Every width the fixed kernels serve and the ones around them, against `soft`.
     #[test]
     fn kernels_agree_with_soft() {
@@ -955,7 +1164,36 @@ mod tests {
             let sq = time(&mut |r| mont_sqr(r, &a, &n, n0, tok));
             let mu = time(&mut |r| mont_mul(r, &a, &a, &n, n0, tok));
             let old = time(&mut |r| mont_mul_in::<{ MAX_LIMBS + 1 }>(r, &a, &a, &n, n0, tok));
-            std::println!("{l} limbs: sqr {sq:.0} ns, mul {mu:.0} ns, CIOS loop {old:.0} ns");
+            let rows = time(&mut |r| mont_sqr_in::<128>(r, &a, &n, n0, tok));
+            // dependent chains (as in an exponentiation): one chain, and two chains
+            // interleaved (per squaring)
+            let mut x = a.clone();
+            let mut y = a.clone();
+            y[0] ^= 1;
+            let mut t = vec![0u64; l];
+            let chain1 = time(&mut |_r| {
+                mont_sqr(&mut t, &x, &n, n0, tok);
+                mont_sqr(&mut x, &t, &n, n0, tok);
+            }) / 2.0;
+            let chain2 = time(&mut |_r| {
+                mont_sqr(&mut t, &x, &n, n0, tok);
+                mont_sqr(&mut x, &t, &n, n0, tok);
+                mont_sqr(&mut t, &y, &n, n0, tok);
+                mont_sqr(&mut y, &t, &n, n0, tok);
+            }) / 4.0;
+            std::println!("{l} limbs: sqr chain {chain1:.0} ns, two chains {chain2:.0} ns");
+            let split = match l {
+                16 => time(&mut |r| mont_sqr_split::<8, 16, 32>(r, &a, &n, n0, tok)),
+                24 => time(&mut |r| mont_sqr_split::<12, 24, 48>(r, &a, &n, n0, tok)),
+                32 => time(&mut |r| mont_sqr_split::<16, 32, 64>(r, &a, &n, n0, tok)),
+                48 => time(&mut |r| mont_sqr_split::<24, 48, 96>(r, &a, &n, n0, tok)),
+                64 => time(&mut |r| mont_sqr_split::<32, 64, 128>(r, &a, &n, n0, tok)),
+                _ => 0.0,
+            };
+            std::println!(
+                "{l} limbs: sqr {sq:.0} ns, mul {mu:.0} ns, CIOS loop {old:.0} ns, \
+                 sqr rows {rows:.0} ns, split sqr {split:.0} ns"
+            );
         }
     }
 }
