@@ -557,6 +557,32 @@ macro_rules! adx_row {
     };
 }
 
+/// The text that turns the triangle `sum_{i<j} a_i a_j 2^(64(i+j))` in `p[0..2L]` into
+/// `a^2`: every limb doubled (ADCX of a limb with itself) plus the squares `a_i^2` (MULX,
+/// added by ADOX); both carry chains end at zero. Reads `a` at `rsi`, `p` at `r8`;
+/// clobbers `rax`, `rdx`, `r10`, `r11` and the flags.
+macro_rules! adx_double_squares {
+    () => {
+        concat!(
+            "xor eax, eax\n",
+            ".set .Li, 0\n",
+            ".rept {l}\n",
+            "mov rdx, qword ptr [rsi + 8 * .Li]\n",
+            "mulx r11, r10, rdx\n",
+            "mov rax, qword ptr [r8 + 16 * .Li]\n",
+            "adcx rax, rax\n",
+            "adox rax, r10\n",
+            "mov qword ptr [r8 + 16 * .Li], rax\n",
+            "mov rax, qword ptr [r8 + 16 * .Li + 8]\n",
+            "adcx rax, rax\n",
+            "adox rax, r11\n",
+            "mov qword ptr [r8 + 16 * .Li + 8], rax\n",
+            ".set .Li, .Li + 1\n",
+            ".endr\n",
+        )
+    };
+}
+
 /// The Montgomery reduction of the `2 L` limbs at `r8` (modulus at `rdi`, `n0` in `r9`),
 /// then the conditional subtraction into the `L` limbs at `rcx`, as assembler text (`{l}`
 /// is the limb count, at least 4). One reduction row per limb, in a loop that moves `r8`
@@ -668,22 +694,7 @@ fn mont_sqr_fixed<const L: usize, const P: usize>(
             "mov qword ptr [r8 + 8 * (.Li + {l})], r10",
             ".set .Li, .Li + 1",
             ".endr",
-            // doubled (ADCX x, x) plus the squares (ADOX); both chains end at zero
-            "xor eax, eax",
-            ".set .Li, 0",
-            ".rept {l}",
-            "mov rdx, qword ptr [rsi + 8 * .Li]",
-            "mulx r11, r10, rdx",
-            "mov rax, qword ptr [r8 + 16 * .Li]",
-            "adcx rax, rax",
-            "adox rax, r10",
-            "mov qword ptr [r8 + 16 * .Li], rax",
-            "mov rax, qword ptr [r8 + 16 * .Li + 8]",
-            "adcx rax, rax",
-            "adox rax, r11",
-            "mov qword ptr [r8 + 16 * .Li + 8], rax",
-            ".set .Li, .Li + 1",
-            ".endr",
+            adx_double_squares!(),
             adx_redc!(),
             l = const L,
             in("rsi") a.as_ptr(),
@@ -803,22 +814,7 @@ fn mont_sqr_split<const H: usize, const L: usize, const P: usize>(
             "adc qword ptr [r8 + 8 * .Li], 0",
             ".set .Li, .Li + 1",
             ".endr",
-            // doubled (ADCX x, x) plus the squares (ADOX); both chains end at zero
-            "xor eax, eax",
-            ".set .Li, 0",
-            ".rept {l}",
-            "mov rdx, qword ptr [rsi + 8 * .Li]",
-            "mulx r11, r10, rdx",
-            "mov rax, qword ptr [r8 + 16 * .Li]",
-            "adcx rax, rax",
-            "adox rax, r10",
-            "mov qword ptr [r8 + 16 * .Li], rax",
-            "mov rax, qword ptr [r8 + 16 * .Li + 8]",
-            "adcx rax, rax",
-            "adox rax, r11",
-            "mov qword ptr [r8 + 16 * .Li + 8], rax",
-            ".set .Li, .Li + 1",
-            ".endr",
+            adx_double_squares!(),
             adx_redc!(),
             l = const L,
             h = const H,
