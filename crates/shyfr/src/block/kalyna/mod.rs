@@ -514,6 +514,11 @@ impl Kalyna {
         let done = match &self.inner {
             #[cfg(target_arch = "x86_64")]
             Inner::Avx512(k, t) => x86_avx512::gamma(&self.keys, k, *t, &ctr, data.inout()),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx2(k, t) => {
+                x86_avx2::gamma(&self.keys, k, *t, &ctr, data.inout());
+                data.len() / bl
+            }
             _ => 0,
         };
         le_add_words(&mut ctr[..nb], done as u64);

@@ -226,9 +226,29 @@ pub(super) struct Tokens {
     pub(super) gfni: Option<crate::cpu::x86::Avx2Gfni>,
 }
 
+/// One batch (`cols[c][j]`: column `c` of block `j`) through the cipher, in place.
+fn run_batch<const DEC: bool>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    t: Tokens,
+    cols: &mut [[u64; BATCH]; 8],
+) {
+    let _ = t.avx2;
+    // SAFETY: `t.avx2` proves AVX2; `t.gfni`, when present, AVX2 and GFNI.
+    unsafe {
+        match (rk.nb, t.gfni.is_some()) {
+            (2, true) => batch_gfni::<2, DEC>(rk, keys, cols),
+            (4, true) => batch_gfni::<4, DEC>(rk, keys, cols),
+            (_, true) => batch_gfni::<8, DEC>(rk, keys, cols),
+            (2, false) => batch::<2, DEC>(rk, keys, cols),
+            (4, false) => batch::<4, DEC>(rk, keys, cols),
+            (_, false) => batch::<8, DEC>(rk, keys, cols),
+        }
+    }
+}
+
 /// Encrypts (`DEC` false) or decrypts every whole block of `io`.
 fn crypt<const DEC: bool>(rk: &RoundKeys, keys: &Keys, t: Tokens, mut io: InOut<'_>) {
-    let _ = t.avx2;
     let nb = rk.nb;
     let bl = 8 * nb;
     let blocks = io.len() / bl;
@@ -245,17 +265,7 @@ fn crypt<const DEC: bool>(rk: &RoundKeys, keys: &Keys, t: Tokens, mut io: InOut<
                 };
             }
         }
-        // SAFETY: `t.avx2` proves AVX2; `t.gfni`, when present, AVX2 and GFNI.
-        unsafe {
-            match (nb, t.gfni.is_some()) {
-                (2, true) => batch_gfni::<2, DEC>(rk, keys, &mut cols),
-                (4, true) => batch_gfni::<4, DEC>(rk, keys, &mut cols),
-                (_, true) => batch_gfni::<8, DEC>(rk, keys, &mut cols),
-                (2, false) => batch::<2, DEC>(rk, keys, &mut cols),
-                (4, false) => batch::<4, DEC>(rk, keys, &mut cols),
-                (_, false) => batch::<8, DEC>(rk, keys, &mut cols),
-            }
-        }
+        run_batch::<DEC>(rk, keys, t, &mut cols);
         for j in 0..n {
             for (c, col) in cols.iter().enumerate().take(nb) {
                 io.write::<8>((j0 + j) * bl + 8 * c, &col[j].to_le_bytes());
@@ -264,6 +274,39 @@ fn crypt<const DEC: bool>(rk: &RoundKeys, keys: &Keys, t: Tokens, mut io: InOut<
         j0 += n;
     }
     zeroize::Zeroize::zeroize(cols.as_flattened_mut());
+}
+
+/// The DSTU 7624 gamma on every whole block of `io`: block `j` is XORed with
+/// `E(ctr + j + 1)` (`ctr` little-endian words, not updated). The counters are written
+/// straight into the batch's columns and the keystream XORed in as the batch is stored, so
+/// no keystream buffer is written or read.
+pub(super) fn gamma(rk: &RoundKeys, keys: &Keys, t: Tokens, ctr: &[u64; 8], mut io: InOut<'_>) {
+    let nb = rk.nb;
+    let bl = 8 * nb;
+    let blocks = io.len() / bl;
+    let mut next = *ctr;
+    let mut cols = [[0u64; BATCH]; 8];
+    let mut j0 = 0;
+    while j0 < blocks {
+        let n = BATCH.min(blocks - j0);
+        for j in 0..n {
+            super::le_add_words(&mut next[..nb], 1);
+            for (col, &w) in cols.iter_mut().zip(&next[..nb]) {
+                col[j] = w;
+            }
+        }
+        run_batch::<false>(rk, keys, t, &mut cols);
+        for j in 0..n {
+            for (c, col) in cols.iter().enumerate().take(nb) {
+                let off = (j0 + j) * bl + 8 * c;
+                let x = u64::from_le_bytes(io.read::<8>(off)) ^ col[j];
+                io.write::<8>(off, &x.to_le_bytes());
+            }
+        }
+        j0 += n;
+    }
+    zeroize::Zeroize::zeroize(cols.as_flattened_mut());
+    zeroize::Zeroize::zeroize(&mut next);
 }
 
 /// Encrypts every whole block of `io`.
