@@ -69,15 +69,22 @@ impl Hash {
         };
         #[cfg(target_arch = "x86_64")]
         if hash.clmul.is_some() {
+            let wide = crate::cpu::x86::Vpclmul512::get();
+            // Only the powers the hash uses: a window's blocks with VPCLMULQDQ on 512-bit
+            // registers (8 of them for 512-bit blocks, 32 for 128-bit ones), else `AGG`.
+            let need = match wide {
+                Some(_) => super::field_x86_vpclmul::agg(hash.words),
+                None => AGG,
+            };
             hash.powers[0] = h;
-            for i in 1..super::field_x86_vpclmul::MAX_AGG {
+            for i in 1..need {
                 // H^(i+1) = H^i * H, with the hash state as scratch.
                 hash.y = hash.powers[i - 1];
                 hash.mul_h();
                 hash.powers[i] = hash.y;
             }
             hash.y = [0; 8];
-            if let Some(t) = crate::cpu::x86::Vpclmul512::get() {
+            if let Some(t) = wide {
                 use super::field_x86_vpclmul::Multipliers;
                 let m = match hash.words {
                     2 => Multipliers::new::<2>(&hash.powers),
