@@ -32,40 +32,26 @@ pub(crate) fn hash_group<const W: usize>(
 ) {
     let _ = t;
     let n = group.len() / (8 * W);
-    assert!(n <= powers.len() && group.len() == n * 8 * W);
+    assert!(n <= GROUP_MAX && n <= powers.len() && group.len() == n * 8 * W);
+    // Block b (with y added to the first) times H^(n - b).
+    let mut xs = [[0u64; W]; GROUP_MAX];
+    let mut hs = [[0u64; W]; GROUP_MAX];
+    for (b, blk) in group.chunks_exact(8 * W).enumerate() {
+        for i in 0..W {
+            let x = u64::from_le_bytes(blk[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+            xs[b][i] = if b == 0 { x ^ y[i] } else { x };
+            hs[b][i] = powers[n - 1 - b][i];
+        }
+    }
     // SAFETY: the token proves PCLMULQDQ (and SSSE3, with the SSE2 baseline).
-    let acc = unsafe { group_product::<W>(y, group, &powers[..n]) };
+    let acc = unsafe { product_sum::<W>(&xs[..n], &hs[..n]) };
+    zeroize::Zeroize::zeroize(xs.as_flattened_mut());
     let r = super::field::reduce::<W>(&acc);
     y[..W].copy_from_slice(&r);
 }
 
-#[target_feature(enable = "pclmulqdq,sse2,ssse3")]
-fn group_product<const W: usize>(y: &[u64; 8], group: &[u8], powers: &[[u64; 8]]) -> [u64; 16] {
-    let n = powers.len();
-    let mut p = [_mm_setzero_si128(); 16];
-    for (b, blk) in group.chunks_exact(8 * W).enumerate() {
-        let h = &powers[n - 1 - b];
-        let hs: [__m128i; W] = core::array::from_fn(|j| _mm_set_epi64x(0, h[j] as i64));
-        for i in 0..W {
-            let mut x = u64::from_le_bytes(blk[8 * i..8 * i + 8].try_into().expect("8 bytes"));
-            if b == 0 {
-                x ^= y[i];
-            }
-            let xi = _mm_set_epi64x(0, x as i64);
-            for j in 0..W {
-                p[i + j] = _mm_xor_si128(p[i + j], _mm_clmulepi64_si128::<0x00>(xi, hs[j]));
-            }
-        }
-    }
-    let mut out = [0u64; 16];
-    for k in 0..2 * W - 1 {
-        let lo = _mm_cvtsi128_si64(p[k]) as u64;
-        let hi = _mm_cvtsi128_si64(_mm_unpackhi_epi64(p[k], p[k])) as u64;
-        out[k] ^= lo;
-        out[k + 1] ^= hi;
-    }
-    out
-}
+/// The most blocks [`hash_group`] takes at once.
+pub(crate) const GROUP_MAX: usize = 8;
 
 /// The `2 W`-word carry-less sum of products.
 #[target_feature(enable = "pclmulqdq,sse2,ssse3")]

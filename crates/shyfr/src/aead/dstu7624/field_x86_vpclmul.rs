@@ -8,7 +8,11 @@
 //! with, in each lane, pair `m` of that lane's block's power), the four `vpclmulqdq`
 //! selections give the products of limbs `2p + a` and `2m + c`, which belong at word
 //! `2 (p + m) + a + c` of the unreduced sum; they are accumulated per `(m, a + c)` over the
-//! window and placed once at its end.
+//! window and placed once at its end. The two middle products (`a + c = 1`) come from one
+//! multiplication, Karatsuba's `(x_0 + x_1)(h_0 + h_1) + x_0 h_0 + x_1 h_1`: the sums of
+//! the multiplier's limbs are prepared at key set-up, the data's once per register, and the
+//! correction by the outer products is applied to the window's sums at its end (the
+//! identity is linear), so a 128-bit limb pair takes three `vpclmulqdq` lanes, not four.
 
 use core::arch::x86_64::*;
 
@@ -30,11 +34,14 @@ pub(crate) const fn agg(w: usize) -> usize {
 #[derive(Clone)]
 pub(crate) struct Multipliers {
     hv: [[u64; 8]; 32],
+    /// `hk[i]`: in each lane, the XOR of the two words of that lane of `hv[i]` (low word).
+    hk: [[u64; 8]; 32],
 }
 
 impl Drop for Multipliers {
     fn drop(&mut self) {
         zeroize::Zeroize::zeroize(self.hv.as_flattened_mut());
+        zeroize::Zeroize::zeroize(self.hk.as_flattened_mut());
     }
 }
 
@@ -56,7 +63,13 @@ impl Multipliers {
                 }
             }
         }
-        Multipliers { hv }
+        let mut hk = [[0u64; 8]; 32];
+        for (k, v) in hk.iter_mut().zip(&hv) {
+            for l in 0..4 {
+                k[2 * l] = v[2 * l] ^ v[2 * l + 1];
+            }
+        }
+        Multipliers { hv, hk }
     }
 }
 
@@ -94,17 +107,25 @@ fn window_product<const W: usize>(y: &[u64; 8], window: &[u8], mul: &Multipliers
         if q == 0 {
             x = _mm512_xor_si512(x, yv);
         }
+        // In each lane, the XOR of its two words (low word).
+        let xk = _mm512_xor_si512(x, _mm512_shuffle_epi32::<0x4e>(x));
         for m in 0..pairs {
             // SAFETY: 64 readable bytes.
             let h = unsafe { _mm512_loadu_si512(mul.hv[q * pairs + m].as_ptr().cast()) };
+            // SAFETY: 64 readable bytes.
+            let hk = unsafe { _mm512_loadu_si512(mul.hk[q * pairs + m].as_ptr().cast()) };
             let p00 = _mm512_clmulepi64_epi128::<0x00>(x, h);
-            let p01 = _mm512_clmulepi64_epi128::<0x01>(x, h);
-            let p10 = _mm512_clmulepi64_epi128::<0x10>(x, h);
+            let pk = _mm512_clmulepi64_epi128::<0x00>(xk, hk);
             let p11 = _mm512_clmulepi64_epi128::<0x11>(x, h);
             acc[3 * m] = _mm512_xor_si512(acc[3 * m], p00);
-            acc[3 * m + 1] = _mm512_ternarylogic_epi64::<0x96>(acc[3 * m + 1], p01, p10);
+            acc[3 * m + 1] = _mm512_xor_si512(acc[3 * m + 1], pk);
             acc[3 * m + 2] = _mm512_xor_si512(acc[3 * m + 2], p11);
         }
+    }
+    // Karatsuba's correction: the middle sums less the outer ones.
+    for m in 0..pairs {
+        acc[3 * m + 1] =
+            _mm512_ternarylogic_epi64::<0x96>(acc[3 * m + 1], acc[3 * m], acc[3 * m + 2]);
     }
     let mut out = [0u64; 16];
     for m in 0..pairs {
@@ -120,4 +141,95 @@ fn window_product<const W: usize>(y: &[u64; 8], window: &[u8], mul: &Multipliers
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aead::dstu7624::field::mul;
+    use crate::aead::dstu7624::field_x86_pclmul::hash_group;
+    use crate::cpu::x86::Pclmul;
+
+    /// A deterministic word stream (xorshift) for the operands.
+    fn stream(seed: u64) -> impl FnMut() -> u64 {
+        let mut s = seed | 1;
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
+
+    /// Both x86 kernels against the block-by-block definition `y = (y + X_i) H` with the
+    /// portable multiplication, for random `H`, `y` and data, and edge values: one
+    /// [`WINDOW`] with VPCLMULQDQ on 512-bit registers, and groups of 1 to 8 blocks with
+    /// PCLMULQDQ.
+    fn kernels_agree<const W: usize>(wide: Option<Vpclmul512>, narrow: Option<Pclmul>) {
+        let mut next = stream(0x9e37_79b9 + W as u64);
+        for case in 0..50 {
+            let h: [u64; W] = core::array::from_fn(|_| match case {
+                0 => u64::MAX,
+                1 => 1,
+                _ => next(),
+            });
+            let mut powers = [[0u64; 8]; MAX_AGG];
+            let mut p = h;
+            for slot in powers.iter_mut() {
+                slot[..W].copy_from_slice(&p);
+                p = mul::<W>(&p, &h);
+            }
+            let data: std::vec::Vec<u8> = (0..WINDOW)
+                .map(|i| {
+                    if case == 2 {
+                        0xff
+                    } else {
+                        (next() >> (i % 56)) as u8
+                    }
+                })
+                .collect();
+            let y0: [u64; 8] = core::array::from_fn(|i| if i < W { next() } else { 0 });
+            let want = |len: usize| {
+                let mut v: [u64; W] = core::array::from_fn(|i| y0[i]);
+                for blk in data[..len].chunks_exact(8 * W) {
+                    for (i, w) in v.iter_mut().enumerate() {
+                        *w ^= u64::from_le_bytes(blk[8 * i..8 * i + 8].try_into().unwrap());
+                    }
+                    v = mul::<W>(&v, &h);
+                }
+                v
+            };
+            if let Some(t) = wide {
+                let mut y = y0;
+                hash_window::<W>(t, &mut y, &data, &Multipliers::new::<W>(&powers));
+                assert_eq!(y[..W], want(WINDOW)[..], "window, W = {W}, case {case}");
+            }
+            if let Some(t) = narrow {
+                for n in 1..=8 {
+                    let mut y = y0;
+                    hash_group::<W>(t, &mut y, &data[..n * 8 * W], &powers[..8]);
+                    assert_eq!(
+                        y[..W],
+                        want(n * 8 * W)[..],
+                        "group of {n}, W = {W}, case {case}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_equal_block_by_block() {
+        let (wide, narrow) = (Vpclmul512::get(), Pclmul::get());
+        if wide.is_none() || narrow.is_none() {
+            std::println!(
+                "wide kernel run: {}, narrow: {}",
+                wide.is_some(),
+                narrow.is_some()
+            );
+        }
+        kernels_agree::<2>(wide, narrow);
+        kernels_agree::<4>(wide, narrow);
+        kernels_agree::<8>(wide, narrow);
+    }
 }
