@@ -13,8 +13,13 @@
 //! | `fused_aes_pmull` | `aarch64_aes.rs` | `aarch64_aes` | `aarch64_pmull` |
 //! | `generic` | `aead/gcm/bulk.rs` | any | any |
 //!
-//! A fused engine covers the whole groups of a call's data; tails and a counter word about
-//! to wrap (only with nonces of other than 12 bytes) go through the generic pass. The
+//! A fused engine covers the whole groups of a call's data (the VAES engines also their
+//! smaller groups: at most three blocks (zmm) or one (ymm) are left); tails and a counter
+//! word about to wrap (only with nonces of other than 12 bytes) go through the generic
+//! pass. With a 12-byte nonce a one-shot message below the multi-core threshold takes
+//! the engine's one-pass path instead (`x86_vaes512.rs` from `ZMM_FROM` bytes,
+//! `x86_vaes.rs` from `YMM_FROM` bytes, else `x86_short.rs`): `E(J0)`, AAD, data, tail
+//! and length block in one call. The
 //! message framing (nonce, AAD, partial blocks, tag) is [`crate::aead::gcm`]'s, the same
 //! for every engine; see there for the verbs, nonces, tags and limits.
 
@@ -51,6 +56,10 @@ const ONE_PASS_MAX: usize = crate::aead::gcm::PARALLEL_MIN_LEN / 2;
 /// From this many bytes on, the zmm engine's one pass beats the 128-bit short path.
 #[cfg(target_arch = "x86_64")]
 const ZMM_FROM: usize = 192;
+
+/// From this many bytes on, the ymm engine's one pass beats the 128-bit short path.
+#[cfg(target_arch = "x86_64")]
+const YMM_FROM: usize = 64;
 
 /// A fused engine: AES counter mode and GHASH interleaved in one loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,18 +155,26 @@ impl Fusion {
                 let Some((c, pow, kar)) = gk.vpclmul_powers() else {
                     return Ok(0);
                 };
-                let (io, len) = whole_groups(src, dst, x86_vaes::GROUP_BLOCKS)?;
-                x86_vaes::ctr_ghash(k, *t, c, pow, kar, decrypt, ctr, y, io);
-                Ok(len)
+                let (io, _) = whole_groups(src, dst, 1)?;
+                Ok(x86_vaes::ctr_ghash(k, *t, c, pow, kar, decrypt, ctr, y, io))
             }
             #[cfg(target_arch = "x86_64")]
             (Fusion::VaesVpclmul, AesInner::Vaes512(k, t)) => {
                 let Some((c, pow, kar)) = gk.vpclmul_powers() else {
                     return Ok(0);
                 };
-                let (io, len) = whole_groups(src, dst, x86_vaes::GROUP_BLOCKS)?;
-                x86_vaes::ctr_ghash(k, t.vaes256(), c, pow, kar, decrypt, ctr, y, io);
-                Ok(len)
+                let (io, _) = whole_groups(src, dst, 1)?;
+                Ok(x86_vaes::ctr_ghash(
+                    k,
+                    t.vaes256(),
+                    c,
+                    pow,
+                    kar,
+                    decrypt,
+                    ctr,
+                    y,
+                    io,
+                ))
             }
             #[cfg(target_arch = "x86_64")]
             (Fusion::AesniPclmul, AesInner::AesNi(k, t)) => {
@@ -313,7 +330,7 @@ impl Core for Engine {
     fn one_pass_max(&self) -> usize {
         match (self.fusion, self.short_keys()) {
             // Whole messages in one pass below the multi-core threshold.
-            (Some(Fusion::Vaes512Vpclmul512), Some(_)) => ONE_PASS_MAX,
+            (Some(Fusion::Vaes512Vpclmul512 | Fusion::VaesVpclmul), Some(_)) => ONE_PASS_MAX,
             (Some(_), Some(_)) => x86_short::MAX_LEN,
             _ => 0,
         }
@@ -334,6 +351,18 @@ impl Core for Engine {
                 Core::ghash(&self.gcm).vpclmul512_powers(),
             ) {
                 return x86_vaes512::seal_open(k, *t, c, pow, kar, gk, decrypt, nonce, aad, buf);
+            }
+        }
+        if buf.len() > YMM_FROM && self.fusion == Some(Fusion::VaesVpclmul) {
+            let vaes = match self.gcm.cipher().inner() {
+                AesInner::Vaes(k, t, _) => Some((k, *t)),
+                AesInner::Vaes512(k, t) => Some((k, t.vaes256())),
+                _ => None,
+            };
+            if let (Some((k, t)), Some((vc, pow, kar))) =
+                (vaes, Core::ghash(&self.gcm).vpclmul_powers())
+            {
+                return x86_vaes::seal_open(k, t, vc, pow, kar, c, gk, decrypt, nonce, aad, buf);
             }
         }
         x86_short::seal_open(keys, t, gk, c, decrypt, nonce, aad, buf)
