@@ -1,8 +1,9 @@
 //! Modular exponentiation with AVX-512 IFMA: numbers in 52-bit digits, four digits a 256-bit
 //! register, almost-Montgomery multiplication (results stay below `2n`, reduced once at
-//! the end), and two moduli of the same size — the RSA CRT halves — interleaved in one
-//! loop so that the serial part of one (the Montgomery quotient digit) overlaps the other's
-//! multiply-adds.
+//! the end). Two moduli of the same size — the RSA CRT halves — share every 512-bit
+//! register, one a 256-bit half ([`ammp`], [`ammp_sqr`]: one instruction stream for both
+//! exponentiations, squarings with the symmetric products formed once); a single
+//! exponentiation uses 256-bit registers ([`amm1`]).
 //!
 //! The technique is that of Gueron and Krasnov, "Accelerating big integer arithmetic using
 //! Intel IFMA extensions" (ARITH 2016), as used by OpenSSL's and AWS-LC's `rsaz-avx512`:
@@ -300,52 +301,6 @@ fn store(s: &mut [u64], j: usize, v: __m256i) {
     unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast(), v) }
 }
 
-/// [`amm_step`] with the quotient digit and the carry computed in scalar registers and the
-/// products of `a` chained on the accumulator: one multiply-add and one add a register
-/// fewer a step at the price of a longer chain, which the other multiplication hides; for
-/// two interleaved multiplications ([`amm2`]) this form was faster on Zen 4 (170 against
-/// 186 ns at 20 digits, standalone timing), and 162 ns with `b_i` broadcast from memory
-/// and `b_{i-1}` kept in a register (`bv`, `bp`).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn amm_step_scalar<const N: usize>(
-    acc: &mut [__m256i; N],
-    a: &[__m256i; N],
-    n: &[__m256i; N],
-    n1: &[__m256i; N],
-    bv: __m256i,
-    bp: __m256i,
-    k0: u64,
-    n0: u64,
-) {
-    // SAFETY: as in `amm_step`.
-    unsafe {
-        let z = _mm256_setzero_si256();
-        let p = _mm256_madd52hi_epu64(_mm256_madd52lo_epu64(z, a[0], bv), a[0], bp);
-        acc[0] = _mm256_add_epi64(acc[0], p);
-        for j in 1..N {
-            acc[j] = _mm256_madd52hi_epu64(_mm256_madd52lo_epu64(acc[j], a[j], bv), a[j], bp);
-        }
-        let t0 = _mm_cvtsi128_si64(_mm256_castsi256_si128(acc[0])) as u64;
-        let m = t0.wrapping_mul(k0);
-        let carry = (t0.wrapping_add(n0.wrapping_mul(m) & MASK)) >> 52;
-        let mv = _mm256_set1_epi64x(m as i64);
-        for j in 0..N - 1 {
-            acc[j] = _mm256_alignr_epi64::<1>(acc[j + 1], acc[j]);
-        }
-        acc[N - 1] = _mm256_alignr_epi64::<1>(z, acc[N - 1]);
-        let h0 = _mm256_madd52hi_epu64(
-            _mm256_zextsi128_si256(_mm_cvtsi64_si128(carry as i64)),
-            n[0],
-            mv,
-        );
-        acc[0] = _mm256_add_epi64(_mm256_madd52lo_epu64(acc[0], n1[0], mv), h0);
-        for j in 1..N {
-            acc[j] = _mm256_madd52hi_epu64(_mm256_madd52lo_epu64(acc[j], n1[j], mv), n[j], mv);
-        }
-    }
-}
-
 /// One step `i` of the digit-serial almost-Montgomery loop for one modulus.
 ///
 /// Positions: before the step, lane `j` of the accumulator is digit `i + j` of the running
@@ -480,13 +435,11 @@ fn bit_len(x: &[u64]) -> usize {
         .map_or(0, |h| 52 * h + 64 - x[h].leading_zeros() as usize)
 }
 
-/// The modulus in registers: `n`, `n` shifted down one lane, `n_0` and `k0`.
+/// The modulus in registers: `n`, `n` shifted down one lane, and `k0`.
 struct NRegs<const N: usize> {
     n: [__m256i; N],
     n1: [__m256i; N],
     k0v: __m256i,
-    k0: u64,
-    n0: u64,
     /// Steps of a multiplication (see `Params::steps`).
     steps: usize,
 }
@@ -500,8 +453,6 @@ impl<const N: usize> NRegs<N> {
             n: n_v,
             // SAFETY: as in `amm_step`.
             k0v: unsafe { _mm256_set1_epi64x(k0 as i64) },
-            k0,
-            n0: n[0],
             steps: steps(bit_len(n)),
         }
     }
@@ -523,51 +474,6 @@ fn amm1<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &NRegs<N>) {
     normalize(&mut acc);
     for (j, &v) in acc.iter().enumerate() {
         store(r, j, v);
-    }
-}
-
-/// Two independent almost-Montgomery multiplications, interleaved step by step.
-#[inline(never)]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-fn amm2<const N: usize>(r: [&mut [u64]; 2], a: [&[u64]; 2], b: [&[u64]; 2], nr: [&NRegs<N>; 2]) {
-    let a0: [__m256i; N] = core::array::from_fn(|j| load(a[0], j));
-    let a1: [__m256i; N] = core::array::from_fn(|j| load(a[1], j));
-    let z = _mm256_setzero_si256();
-    let mut acc0 = [z; N];
-    let mut acc1 = [z; N];
-    // b_i broadcast from memory (a load, no shuffle), b_{i-1} kept from the step before.
-    let steps = nr[0].steps;
-    debug_assert_eq!(steps, nr[1].steps);
-    let (b0, b1) = (&b[0][..steps], &b[1][..steps]);
-    let (mut p0, mut p1) = (z, z);
-    for i in 0..steps {
-        let (c0, c1): (&[u64; 1], &[u64; 1]) = (
-            b0[i..i + 1].try_into().expect("one digit"),
-            b1[i..i + 1].try_into().expect("one digit"),
-        );
-        // SAFETY: `c0`, `c1` are 8 readable bytes each (the loads read 8 bytes).
-        let (v0, v1) = unsafe {
-            (
-                _mm256_broadcastq_epi64(_mm_loadl_epi64(c0.as_ptr().cast())),
-                _mm256_broadcastq_epi64(_mm_loadl_epi64(c1.as_ptr().cast())),
-            )
-        };
-        amm_step_scalar(
-            &mut acc0, &a0, &nr[0].n, &nr[0].n1, v0, p0, nr[0].k0, nr[0].n0,
-        );
-        amm_step_scalar(
-            &mut acc1, &a1, &nr[1].n, &nr[1].n1, v1, p1, nr[1].k0, nr[1].n0,
-        );
-        (p0, p1) = (v0, v1);
-    }
-    amm_tail(&mut acc0, &a0, p0);
-    amm_tail(&mut acc1, &a1, p1);
-    normalize(&mut acc0);
-    normalize(&mut acc1);
-    let [r0, r1] = r;
-    for j in 0..N {
-        store(r0, j, acc0[j]);
-        store(r1, j, acc1[j]);
     }
 }
 
@@ -682,67 +588,412 @@ fn mul1<const N: usize>(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], k0: u6
     wipe(&mut [&mut t]);
 }
 
-/// Two exponentiations of the same shape in one loop.
+// ---------------------------------------------------------------------------------------
+// Both CRT halves in one 512-bit register.
+//
+// A pair of numbers `x` (half 0) and `y` (half 1) of `D` digits is stored digit-pair
+// interleaved: `[x_0, y_0, x_1, y_1, ...]`, `2 D` words, so that register `j` holds digits
+// `4 j .. 4 j + 3` of both numbers (even lanes `x`, odd lanes `y`). Every multiply-add then
+// does both halves' work with one instruction (Zen 4 issues a 512-bit operation as one
+// macro-op), the broadcast of `(x_i, y_i)` is one 128-bit broadcast load, the one-digit
+// shift of the accumulator is a two-lane `valignq` across registers, and the quotient digits
+// of both halves (lanes 0 and 1) are spread by one `vshufi64x2`.
+// ---------------------------------------------------------------------------------------
+
+/// Eight words from `s[8 j..8 j + 8]`.
+#[inline(always)]
+fn load8(s: &[u64], j: usize) -> __m512i {
+    let c: &[u64; 8] = s[8 * j..8 * j + 8].try_into().expect("eight words");
+    // SAFETY: `c` is 64 readable bytes; the unaligned load has no alignment requirement.
+    unsafe { _mm512_loadu_si512(c.as_ptr().cast()) }
+}
+
+/// Stores eight words to `s[8 j..8 j + 8]`.
+#[inline(always)]
+fn store8(s: &mut [u64], j: usize, v: __m512i) {
+    let c: &mut [u64; 8] = (&mut s[8 * j..8 * j + 8]).try_into().expect("eight words");
+    // SAFETY: `c` is 64 writable bytes; the unaligned store has no alignment requirement.
+    unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), v) }
+}
+
+/// Two digit vectors to one interleaved pair.
+fn interleave(x: &[u64], y: &[u64]) -> Vec<u64> {
+    x.iter().zip(y).flat_map(|(&u, &v)| [u, v]).collect()
+}
+
+/// One interleaved pair back to its two digit vectors.
+fn deinterleave(p: &[u64], x: &mut [u64], y: &mut [u64]) {
+    for (k, c) in p.chunks_exact(2).enumerate() {
+        x[k] = c[0];
+        y[k] = c[1];
+    }
+}
+
+/// Both moduli in registers (interleaved): `n`, `n` shifted down one digit, `k0`.
+struct PRegs<const N: usize> {
+    n: [__m512i; N],
+    n1: [__m512i; N],
+    k0v: __m512i,
+    /// Steps of a multiplication (the same for both moduli).
+    steps: usize,
+}
+
+impl<const N: usize> PRegs<N> {
+    #[inline(always)]
+    fn new(n: &[u64], k0: [u64; 2], steps: usize) -> Self {
+        // SAFETY: as in `amm_step`.
+        unsafe {
+            let nv: [__m512i; N] = core::array::from_fn(|j| load8(n, j));
+            let z = _mm512_setzero_si512();
+            PRegs {
+                n1: core::array::from_fn(|j| {
+                    _mm512_alignr_epi64::<2>(if j + 1 < N { nv[j + 1] } else { z }, nv[j])
+                }),
+                n: nv,
+                k0v: _mm512_broadcast_i32x4(_mm_set_epi64x(k0[1] as i64, k0[0] as i64)),
+                steps,
+            }
+        }
+    }
+}
+
+/// Carries a paired accumulator into normalised 52-bit digits (each half below
+/// `2^(52 D)`); [`normalize`] with the digit stride two lanes.
+#[inline(always)]
+fn normalize_pair<const N: usize>(acc: &mut [__m512i; N]) {
+    // SAFETY: as in `amm_step`.
+    unsafe {
+        let mask = _mm512_set1_epi64(MASK as i64);
+        let z = _mm512_setzero_si512();
+        let mut c = [z; N];
+        for j in 0..N {
+            c[j] = _mm512_srli_epi64::<52>(acc[j]);
+            acc[j] = _mm512_and_si512(acc[j], mask);
+        }
+        // Each digit's carry goes one digit (two lanes) up.
+        acc[0] = _mm512_add_epi64(acc[0], _mm512_alignr_epi64::<6>(c[0], z));
+        for j in 1..N {
+            acc[j] = _mm512_add_epi64(acc[j], _mm512_alignr_epi64::<6>(c[j], c[j - 1]));
+        }
+        // Carry-lookahead as in `normalize`, one bit a lane, eight lanes a register. A
+        // digit's carry goes two bits up; the bits of the other half are set in the
+        // propagate word, so that a carry crosses them unchanged, and ignored afterwards.
+        let mut g = [0u64; 2 * MASK_WORDS];
+        let mut p = [0u64; 2 * MASK_WORDS];
+        for j in 0..N {
+            let (w, b) = ((8 * j) / 64, (8 * j) % 64);
+            g[w] |= (_mm512_cmpgt_epu64_mask(acc[j], mask) as u64) << b;
+            p[w] |= (_mm512_cmpeq_epu64_mask(acc[j], mask) as u64) << b;
+        }
+        let words = (8 * N).div_ceil(64);
+        let mut x = [0u64; 2 * MASK_WORDS];
+        for half in [0x5555_5555_5555_5555u64, 0xaaaa_aaaa_aaaa_aaaa] {
+            let (mut shift_in, mut carry) = (0u64, 0u64);
+            for w in 0..words {
+                let gw = g[w] & half;
+                let pw = (p[w] & half) | !half;
+                let gs = (gw << 2) | shift_in;
+                shift_in = gw >> 62;
+                let (s1, c1) = gs.overflowing_add(pw);
+                let (s2, c2) = s1.overflowing_add(carry);
+                carry = (c1 | c2) as u64;
+                x[w] |= (s2 ^ pw) & half;
+            }
+        }
+        let one = _mm512_set1_epi64(1);
+        for j in 0..N {
+            let k = (x[(8 * j) / 64] >> ((8 * j) % 64)) as __mmask8;
+            acc[j] = _mm512_and_si512(_mm512_mask_add_epi64(acc[j], k, acc[j], one), mask);
+        }
+    }
+}
+
+/// Two almost-Montgomery multiplications, one a 256-bit half of every register:
+/// `r = a b / R'` per half, on interleaved pairs (`2 D` words each).
+#[inline(never)]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn ammp<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &PRegs<N>) {
+    let z = _mm512_setzero_si512();
+    let av: [__m512i; N] = core::array::from_fn(|j| load8(a, j));
+    let mut acc = [z; N];
+    let maskv = _mm512_set1_epi64(MASK as i64);
+    let b = &b[..2 * nr.steps];
+    let mut bp = z;
+    for i in 0..nr.steps {
+        let c: &[u64; 2] = b[2 * i..2 * i + 2].try_into().expect("one digit pair");
+        // SAFETY: `c` is 16 readable bytes; the unaligned load has no alignment requirement.
+        let bv = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(c.as_ptr().cast()) });
+        for j in 0..N {
+            let p = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(z, av[j], bv), av[j], bp);
+            acc[j] = _mm512_add_epi64(acc[j], p);
+        }
+        let t = acc[0];
+        // Quotient digits of both halves in lanes 0 and 1, spread to every lane pair.
+        let q = _mm512_madd52lo_epu64(z, t, nr.k0v);
+        let mv = _mm512_shuffle_i64x2::<0>(q, q);
+        let carry = _mm512_maskz_srli_epi64::<52>(3, _mm512_add_epi64(t, maskv));
+        for j in 0..N - 1 {
+            acc[j] = _mm512_alignr_epi64::<2>(acc[j + 1], acc[j]);
+        }
+        acc[N - 1] = _mm512_alignr_epi64::<2>(z, acc[N - 1]);
+        let h0 = _mm512_madd52hi_epu64(carry, nr.n[0], mv);
+        acc[0] = _mm512_add_epi64(_mm512_madd52lo_epu64(acc[0], nr.n1[0], mv), h0);
+        for j in 1..N {
+            acc[j] =
+                _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(acc[j], nr.n1[j], mv), nr.n[j], mv);
+        }
+        bp = bv;
+    }
+    for j in 0..N {
+        acc[j] = _mm512_madd52hi_epu64(acc[j], av[j], bp);
+    }
+    normalize_pair(&mut acc);
+    for (j, &v) in acc.iter().enumerate() {
+        store8(r, j, v);
+    }
+}
+
+/// `$body` for `$j` = 0, 1, .. `$n - 1` (`$n` a constant up to 10), written out so that
+/// register arrays are indexed by constants even where the body branches.
+macro_rules! unroll10 {
+    ($n:expr, $j:ident, $body:block) => {
+        unroll10!(@ $n, $j, $body; 0 1 2 3 4 5 6 7 8 9)
+    };
+    (@ $n:expr, $j:ident, $body:block; $($k:literal)*) => {
+        $(
+            if $k < $n {
+                let $j: usize = $k;
+                $body
+            }
+        )*
+    };
+}
+
+/// Steps `4 B .. 4 B + 3` (those below `nr.steps`) of [`ammp_sqr`], and the high halves
+/// after the last step.
+///
+/// Positions as in [`amm_step`]: at step `i`, lane pair `k` of the registers is digit
+/// `i + k`. Of the products `a_k a_i` (low halves) and `a_k a_{i-1}` (high halves) only
+/// those with `k` above the digit of `b` are formed, doubled, and the square of that digit
+/// is added from `dlo` / `dhi` (the low / high halves of `a_k^2` in lane pair `k`). Every
+/// digit of the sum is complete, as with the full product, by the step that consumes it,
+/// so the result equals [`ammp`]`(a, a)` exactly. The register of the digit is the
+/// constant `B`: the registers below it are left out at compile time (about 40% of the
+/// products of `a` at 5 registers), and no step branches.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn sqr_block<const N: usize, const B: usize>(
+    acc: &mut [__m512i; N],
+    av: &[__m512i; N],
+    dlo: &[__m512i; N],
+    dhi: &[__m512i; N],
+    nr: &PRegs<N>,
+    b: &[u64],
+    bp: &mut __m512i,
+) {
+    // SAFETY: as in `amm_step`.
+    unsafe {
+        let z = _mm512_setzero_si512();
+        let maskv = _mm512_set1_epi64(MASK as i64);
+        unroll10!(4, r, {
+            let i = 4 * B + r;
+            if i < nr.steps {
+                let c: &[u64; 2] = b[2 * i..2 * i + 2].try_into().expect("one digit pair");
+                // SAFETY: `c` is 16 readable bytes; the unaligned load has no alignment
+                // requirement.
+                let bv = _mm512_broadcast_i32x4(_mm_loadu_si128(c.as_ptr().cast()));
+                // Digit `i` is lane pair `r` of register `B`; digit `i - 1` is lane pair
+                // `r - 1` of register `B`, or lane pair 3 of register `B - 1` (r = 0).
+                let above_l = (0xffu32 << (2 * r + 2)) as __mmask8;
+                let at_l = (3u32 << (2 * r)) as __mmask8;
+                let (jh, rh) = if r > 0 {
+                    (B, r - 1)
+                } else {
+                    (B.wrapping_sub(1), 3)
+                };
+                let above_h = (0xffu32 << (2 * rh + 2)) as __mmask8;
+                let at_h = (3u32 << (2 * rh)) as __mmask8;
+                unroll10!(N, j, {
+                    if j >= B {
+                        let mut p = if j == B {
+                            _mm512_maskz_madd52lo_epu64(above_l, z, av[j], bv)
+                        } else {
+                            _mm512_madd52lo_epu64(z, av[j], bv)
+                        };
+                        if i > 0 {
+                            p = if j == jh {
+                                _mm512_mask_madd52hi_epu64(p, above_h, av[j], *bp)
+                            } else {
+                                _mm512_madd52hi_epu64(p, av[j], *bp)
+                            };
+                        }
+                        let mut t = _mm512_add_epi64(acc[j], _mm512_add_epi64(p, p));
+                        if j == B {
+                            t = _mm512_mask_add_epi64(t, at_l, t, dlo[j]);
+                        }
+                        if i > 0 && j == jh {
+                            t = _mm512_mask_add_epi64(t, at_h, t, dhi[j]);
+                        }
+                        acc[j] = t;
+                    } else if i > 0 && j == jh {
+                        // r = 0: only the square of digit i - 1 (its register has no digit
+                        // above it).
+                        acc[j] = _mm512_mask_add_epi64(acc[j], at_h, acc[j], dhi[j]);
+                    }
+                });
+                let t = acc[0];
+                let q = _mm512_madd52lo_epu64(z, t, nr.k0v);
+                let mv = _mm512_shuffle_i64x2::<0>(q, q);
+                let carry = _mm512_maskz_srli_epi64::<52>(3, _mm512_add_epi64(t, maskv));
+                for j in 0..N - 1 {
+                    acc[j] = _mm512_alignr_epi64::<2>(acc[j + 1], acc[j]);
+                }
+                acc[N - 1] = _mm512_alignr_epi64::<2>(z, acc[N - 1]);
+                let h0 = _mm512_madd52hi_epu64(carry, nr.n[0], mv);
+                acc[0] = _mm512_add_epi64(_mm512_madd52lo_epu64(acc[0], nr.n1[0], mv), h0);
+                for j in 1..N {
+                    acc[j] = _mm512_madd52hi_epu64(
+                        _mm512_madd52lo_epu64(acc[j], nr.n1[j], mv),
+                        nr.n[j],
+                        mv,
+                    );
+                }
+                *bp = bv;
+                if i + 1 == nr.steps {
+                    // After the last step: the high halves of `a_k a_i` (lane pair `k`
+                    // is now digit `i + 1 + k`), as in a step.
+                    unroll10!(N, j, {
+                        if j >= B {
+                            let p = if j == B {
+                                _mm512_maskz_madd52hi_epu64(above_l, z, av[j], bv)
+                            } else {
+                                _mm512_madd52hi_epu64(z, av[j], bv)
+                            };
+                            let mut t = _mm512_add_epi64(acc[j], _mm512_add_epi64(p, p));
+                            if j == B {
+                                t = _mm512_mask_add_epi64(t, at_l, t, dhi[j]);
+                            }
+                            acc[j] = t;
+                        }
+                    });
+                }
+            }
+        });
+    }
+}
+
+/// Register counts (at most) with a dedicated squaring: [`sqr_block`] is written out for
+/// every block, which makes the code grow with the square of the size.
+const SQR_MAX_REGS: usize = 10;
+
+/// [`ammp`] with `b = a`: `r = a^2 / R'` per half, with the symmetric products formed once
+/// (`N` at most [`SQR_MAX_REGS`]).
+#[inline(never)]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn ammp_sqr<const N: usize>(r: &mut [u64], a: &[u64], nr: &PRegs<N>) {
+    if N > SQR_MAX_REGS {
+        return ammp(r, a, a, nr);
+    }
+    let z = _mm512_setzero_si512();
+    let av: [__m512i; N] = core::array::from_fn(|j| load8(a, j));
+    let dlo: [__m512i; N] = core::array::from_fn(|j| _mm512_madd52lo_epu64(z, av[j], av[j]));
+    let dhi: [__m512i; N] = core::array::from_fn(|j| _mm512_madd52hi_epu64(z, av[j], av[j]));
+    let mut acc = [z; N];
+    let b = &a[..2 * nr.steps];
+    let mut bp = z;
+    macro_rules! blocks {
+        ($($k:literal)*) => {
+            $(
+                if $k < N {
+                    sqr_block::<N, $k>(&mut acc, &av, &dlo, &dhi, nr, b, &mut bp);
+                }
+            )*
+        };
+    }
+    blocks!(0 1 2 3 4 5 6 7 8 9);
+    normalize_pair(&mut acc);
+    for (j, &v) in acc.iter().enumerate() {
+        store8(r, j, v);
+    }
+}
+
+/// `out = table[idx]` per half over interleaved entries of `2 d` words, every entry read
+/// under a mask (`idx[0]` for the even lanes, `idx[1]` for the odd).
+#[inline(always)]
+fn lookup_pair<const N: usize>(out: &mut [u64], table: &[u64], idx: [usize; 2]) {
+    // SAFETY: as in `amm_step`.
+    unsafe {
+        let want = _mm512_broadcast_i32x4(_mm_set_epi64x(idx[1] as i64, idx[0] as i64));
+        let mut acc = [_mm512_setzero_si512(); N];
+        for (e, entry) in table.chunks_exact(8 * N).enumerate() {
+            let m = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e as i64), want);
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a = _mm512_mask_mov_epi64(*a, m, load8(entry, j));
+            }
+        }
+        for (j, &v) in acc.iter().enumerate() {
+            store8(out, j, v);
+        }
+    }
+}
+
+/// Two exponentiations of the same shape, both halves in every register.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
 fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x: &Pair<'_>) {
-    let d = 4 * N;
-    let nv0 = NRegs::<N>::new(x.n[0], x.k0[0]);
-    let nv1 = NRegs::<N>::new(x.n[1], x.k0[1]);
-    let nv = [&nv0, &nv1];
+    let d2 = 8 * N;
+    let mut np = interleave(x.n[0], x.n[1]);
+    let st = steps(bit_len(x.n[0]));
+    debug_assert_eq!(st, steps(bit_len(x.n[1])));
+    let nr = PRegs::<N>::new(&np, x.k0, st);
     let size = 1 << WIN;
-    let mut t0 = vec![0u64; size * d];
-    let mut t1 = vec![0u64; size * d];
-    let mut one = vec![0u64; d];
+    let mut table = vec![0u64; size * d2];
+    let mut one = vec![0u64; d2];
     one[0] = 1;
+    one[1] = 1;
+    let mut rr = interleave(x.rr[0], x.rr[1]);
+    let mut bp = interleave(b[0], b[1]);
     {
-        let (a0, r0) = t0.split_at_mut(d);
-        let (a1, r1) = t1.split_at_mut(d);
-        amm2([a0, a1], [&one, &one], [x.rr[0], x.rr[1]], nv);
-        amm2(
-            [&mut r0[..d], &mut r1[..d]],
-            [b[0], b[1]],
-            [x.rr[0], x.rr[1]],
-            nv,
-        );
+        let (t0, rest) = table.split_at_mut(d2);
+        ammp(t0, &one, &rr, &nr); // R' mod n
+        ammp(&mut rest[..d2], &bp, &rr, &nr); // b R' mod n
     }
     for i in 2..size {
-        let (d0, r0) = t0.split_at_mut(i * d);
-        let (d1, r1) = t1.split_at_mut(i * d);
-        amm2(
-            [&mut r0[..d], &mut r1[..d]],
-            [&d0[(i - 1) * d..i * d], &d1[(i - 1) * d..i * d]],
-            [&d0[d..2 * d], &d1[d..2 * d]],
-            nv,
+        let (done, rest) = table.split_at_mut(i * d2);
+        ammp(
+            &mut rest[..d2],
+            &done[(i - 1) * d2..i * d2],
+            &done[d2..2 * d2],
+            &nr,
         );
     }
     let ebits = e[0].len() * 64;
     let windows = ebits.div_ceil(WIN);
-    let mut acc = [vec![0u64; d], vec![0u64; d]];
-    let mut tmp = [vec![0u64; d], vec![0u64; d]];
-    let mut ent = [vec![0u64; d], vec![0u64; d]];
+    let mut acc = vec![0u64; d2];
+    let mut tmp = vec![0u64; d2];
+    let mut entry = vec![0u64; d2];
     for win in (0..windows).rev() {
-        lookup::<N>(&mut ent[0], &t0, window_at(e[0], win * WIN, WIN));
-        lookup::<N>(&mut ent[1], &t1, window_at(e[1], win * WIN, WIN));
+        let idx = [
+            window_at(e[0], win * WIN, WIN),
+            window_at(e[1], win * WIN, WIN),
+        ];
+        lookup_pair::<N>(&mut entry, &table, idx);
         if win == windows - 1 {
-            acc[0].copy_from_slice(&ent[0]);
-            acc[1].copy_from_slice(&ent[1]);
+            acc.copy_from_slice(&entry);
             continue;
         }
         for _ in 0..WIN {
-            let [x0, x1] = &mut tmp;
-            amm2([x0, x1], [&acc[0], &acc[1]], [&acc[0], &acc[1]], nv);
+            ammp_sqr(&mut tmp, &acc, &nr);
             core::mem::swap(&mut acc, &mut tmp);
         }
-        let [x0, x1] = &mut tmp;
-        amm2([x0, x1], [&acc[0], &acc[1]], [&ent[0], &ent[1]], nv);
+        ammp(&mut tmp, &acc, &entry, &nr);
         core::mem::swap(&mut acc, &mut tmp);
     }
+    ammp(&mut tmp, &acc, &one, &nr);
     let [o0, o1] = out;
-    amm2([o0, o1], [&acc[0], &acc[1]], [&one, &one], nv);
-    let [a0, a1] = &mut acc;
-    let [e0, e1] = &mut ent;
-    let [x0, x1] = &mut tmp;
-    wipe(&mut [&mut t0, &mut t1, a0, a1, e0, e1, x0, x1]);
+    deinterleave(&tmp, o0, o1);
+    wipe(&mut [
+        &mut table, &mut acc, &mut entry, &mut tmp, &mut np, &mut rr, &mut bp,
+    ]);
 }
 
 #[cfg(test)]
@@ -755,44 +1006,244 @@ mod tests {
         T0.get_or_init(std::time::Instant::now).elapsed().as_nanos() as u64
     }
 
-    /// `cargo test --release -p shyfr --lib amm_speed -- --ignored --nocapture`
+    /// xorshift64* for test operands.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        /// `d` digits of a number of at most `bits` bits.
+        fn digits(&mut self, d: usize, bits: usize) -> Vec<u64> {
+            (0..d)
+                .map(|k| {
+                    let v = self.next() & MASK;
+                    match bits.saturating_sub(52 * k) {
+                        0 => 0,
+                        b if b >= 52 => v,
+                        b => v & ((1 << b) - 1),
+                    }
+                })
+                .collect()
+        }
+    }
+
+    /// `x + y` in normalised digits (the sum must fit).
+    fn add_d(x: &[u64], y: &[u64]) -> Vec<u64> {
+        let mut c = 0;
+        x.iter()
+            .zip(y)
+            .map(|(&u, &v)| {
+                let s = u + v + c;
+                c = s >> 52;
+                s & MASK
+            })
+            .collect()
+    }
+
+    /// `x - 1` in normalised digits (`x > 0`).
+    fn dec_d(x: &[u64]) -> Vec<u64> {
+        let mut out = x.to_vec();
+        for v in out.iter_mut() {
+            if *v > 0 {
+                *v -= 1;
+                break;
+            }
+            *v = MASK;
+        }
+        out
+    }
+
+    /// A random odd modulus of exactly `bits` bits in `d` digits, and its `k0`.
+    fn modulus(rng: &mut Rng, d: usize, bits: usize) -> (Vec<u64>, u64) {
+        let mut n = rng.digits(d, bits);
+        n[0] |= 1;
+        let top = bits - 1;
+        n[top / 52] |= 1 << (top % 52);
+        let k0 = limbs::neg_inv_u64(n[0]) & MASK;
+        (n, k0)
+    }
+
+    /// Runs `f::<N>` for every compiled register count.
+    macro_rules! each_n {
+        ($f:ident) => {
+            for_each_n!($f; 5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80)
+        };
+    }
+    macro_rules! for_each_n {
+        ($f:ident; $($r:literal)*) => {
+            $( $f::<$r>(); )*
+        };
+    }
+
+    /// The paired kernel equals two single multiplications, on random and edge operands
+    /// (0, 1, n - 1, n, 2n - 1), for every register count and for step counts `4 N` and
+    /// `4 N - 1`.
+    fn paired_eq_single<const N: usize>() {
+        let d = 4 * N;
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ N as u64);
+        let mut checked = 0;
+        for bits in [208 * N - 2, 208 * N - 60] {
+            let (n0, k00) = modulus(&mut rng, d, bits);
+            let (n1, k01) = modulus(&mut rng, d, bits);
+            let st = steps(bits);
+            let (nr0, nr1) = (NRegs::<N>::new(&n0, k00), NRegs::<N>::new(&n1, k01));
+            assert_eq!((nr0.steps, nr1.steps), (st, st));
+            let np = interleave(&n0, &n1);
+            let pr = PRegs::<N>::new(&np, [k00, k01], st);
+            let edges = |n: &[u64]| {
+                let mut one = vec![0u64; d];
+                one[0] = 1;
+                let two_n = add_d(n, n);
+                vec![vec![0u64; d], one, dec_d(n), n.to_vec(), dec_d(&two_n)]
+            };
+            let (mut ops0, mut ops1) = (edges(&n0), edges(&n1));
+            for _ in 0..6 {
+                ops0.push(rng.digits(d, bits + 1));
+                ops1.push(rng.digits(d, bits + 1));
+            }
+            ops0.push(n0.iter().map(|_| 0).collect());
+            ops1.push(dec_d(&add_d(&n1, &n1)));
+            for (i, (a0, a1)) in ops0.iter().zip(&ops1).enumerate() {
+                for (b0, b1) in ops0.iter().zip(ops1.iter().rev().skip(i % 3)) {
+                    let (mut r0, mut r1) = (vec![0u64; d], vec![0u64; d]);
+                    let mut rp = vec![0u64; 2 * d];
+                    // SAFETY: the caller checked the IFMA token.
+                    unsafe {
+                        amm1(&mut r0, a0, b0, &nr0);
+                        amm1(&mut r1, a1, b1, &nr1);
+                        ammp(&mut rp, &interleave(a0, a1), &interleave(b0, b1), &pr);
+                    }
+                    assert_eq!(rp, interleave(&r0, &r1), "N={N} bits={bits}");
+                    let ap = interleave(a0, a1);
+                    let (mut s0, mut s1) = (vec![0u64; d], vec![0u64; d]);
+                    let mut sp = vec![0u64; 2 * d];
+                    checked += 1;
+                    if N > SQR_MAX_REGS {
+                        continue;
+                    }
+                    // SAFETY: the caller checked the IFMA token.
+                    unsafe {
+                        amm1(&mut s0, a0, a0, &nr0);
+                        amm1(&mut s1, a1, a1, &nr1);
+                        ammp_sqr(&mut sp, &ap, &pr);
+                    }
+                    assert_eq!(sp, interleave(&s0, &s1), "square N={N} bits={bits}");
+                }
+            }
+        }
+        assert!(checked > 100);
+    }
+
+    #[test]
+    fn ammp_matches_amm1() {
+        if Ifma::get().is_none() {
+            return;
+        }
+        each_n!(paired_eq_single);
+    }
+
+    /// The paired exponentiation equals two single ones (random exponents, windows differing
+    /// between the halves, an all-zero and an all-ones exponent).
+    fn pow_paired_eq_single<const N: usize>() {
+        let d = 4 * N;
+        let mut rng = Rng(0x1234_5678 ^ N as u64);
+        let bits = 208 * N - 2;
+        let (n0, k00) = modulus(&mut rng, d, bits);
+        let (n1, k01) = modulus(&mut rng, d, bits);
+        let rr0 = dec_d(&n0);
+        let rr1 = rng.digits(d, bits - 1);
+        let x = Pair {
+            n: [&n0, &n1],
+            k0: [k00, k01],
+            rr: [&rr0, &rr1],
+        };
+        // Exponents of four limbs (52 windows): the test runs unoptimised too.
+        let el = 4;
+        let exps: [(Vec<u64>, Vec<u64>); 2] = [
+            (
+                (0..el).map(|_| rng.next()).collect(),
+                (0..el).map(|_| rng.next()).collect(),
+            ),
+            (vec![0; el], vec![u64::MAX; el]),
+        ];
+        for (e0, e1) in &exps {
+            let b0 = rng.digits(d, bits - 1);
+            let b1 = dec_d(&n1);
+            let (mut r0, mut r1) = (vec![0u64; d], vec![0u64; d]);
+            let (mut p0, mut p1) = (vec![0u64; d], vec![0u64; d]);
+            // SAFETY: the caller checked the IFMA token.
+            unsafe {
+                pow1::<N>(&mut r0, &b0, e0, &n0, k00, &rr0);
+                pow1::<N>(&mut r1, &b1, e1, &n1, k01, &rr1);
+                pow2::<N>([&mut p0, &mut p1], [&b0, &b1], [e0, e1], &x);
+            }
+            assert_eq!((p0, p1), (r0, r1), "N={N}");
+        }
+    }
+
+    #[test]
+    fn pow2_matches_pow1() {
+        if Ifma::get().is_none() {
+            return;
+        }
+        each_n!(pow_paired_eq_single);
+    }
+
+    /// `cargo test --release -p shyfr --lib amm_speed -- --ignored --nocapture`: two single
+    /// multiplications against one paired multiplication and one paired squaring, with
+    /// inputs that are the previous outputs (as in the exponentiation).
     #[test]
     #[ignore]
     fn amm_speed() {
         if Ifma::get().is_none() {
             return;
         }
-        const N: usize = 5;
-        let d = 4 * N;
-        let mut n: Vec<u64> = (0..d as u64)
-            .map(|i| (i * 0x9e37_79b9_7f4a_7c15) & MASK)
-            .collect();
-        n[0] |= 1;
-        n[d - 1] &= MASK >> 20;
-        let k0 = limbs::neg_inv_u64(n[0]) & MASK;
-        let a: Vec<u64> = (0..d as u64)
-            .map(|i| (i * 0x1234_5678_9abc_def1) & MASK >> 22)
-            .collect();
-        let mut r = vec![0u64; d];
-        let mut r2 = vec![0u64; d];
-        // SAFETY: the token was checked above.
-        unsafe {
+        fn run<const N: usize>() {
+            let d = 4 * N;
+            let mut rng = Rng(7);
+            let (n, k0) = modulus(&mut rng, d, 208 * N - 2);
             let nr = NRegs::<N>::new(&n, k0);
-            let (mut one, mut two) = (f64::MAX, f64::MAX);
-            for _ in 0..100 {
-                let t = cpu_ns();
-                let reps = 2000;
-                for _ in 0..reps {
-                    amm1::<N>(&mut r, &a, &a, &nr);
+            let pr = PRegs::<N>::new(&interleave(&n, &n), [k0, k0], nr.steps);
+            let a = rng.digits(d, 208 * N - 3);
+            let (mut x0, mut x1, mut t0, mut t1) = (a.clone(), a.clone(), a.clone(), a.clone());
+            let mut xp = interleave(&a, &a);
+            let mut tp = xp.clone();
+            let (mut one, mut pair, mut sqr) = (f64::MAX, f64::MAX, f64::MAX);
+            let reps = 2000;
+            for _ in 0..50 {
+                // SAFETY: the token was checked by the caller.
+                unsafe {
+                    let t = cpu_ns();
+                    for _ in 0..reps {
+                        amm1::<N>(&mut t0, &x0, &x0, &nr);
+                        amm1::<N>(&mut t1, &x1, &x1, &nr);
+                        core::mem::swap(&mut t0, &mut x0);
+                        core::mem::swap(&mut t1, &mut x1);
+                    }
+                    one = one.min((cpu_ns() - t) as f64 / reps as f64);
+                    let t = cpu_ns();
+                    for _ in 0..reps {
+                        ammp::<N>(&mut tp, &xp, &xp, &pr);
+                        core::mem::swap(&mut tp, &mut xp);
+                    }
+                    pair = pair.min((cpu_ns() - t) as f64 / reps as f64);
+                    let t = cpu_ns();
+                    for _ in 0..reps {
+                        ammp_sqr::<N>(&mut tp, &xp, &pr);
+                        core::mem::swap(&mut tp, &mut xp);
+                    }
+                    sqr = sqr.min((cpu_ns() - t) as f64 / reps as f64);
                 }
-                one = one.min((cpu_ns() - t) as f64 / reps as f64);
-                let t = cpu_ns();
-                for _ in 0..reps {
-                    amm2::<N>([&mut r, &mut r2], [&a, &a], [&a, &a], [&nr, &nr]);
-                }
-                two = two.min((cpu_ns() - t) as f64 / reps as f64);
             }
-            std::println!("N={N}: amm1 {one:.1} ns, amm2 {two:.1} ns (best of 100 windows)");
+            std::println!(
+                "N={N}: 2 x amm1 {one:.1} ns, ammp {pair:.1} ns, ammp_sqr {sqr:.1} ns (best of 50)"
+            );
         }
+        run::<5>();
+        run::<8>();
+        run::<10>();
     }
 }
