@@ -169,10 +169,19 @@ fn batch_body<const NB: usize, const DEC: bool>(
                 }
             }
         } else {
+            // Two state arrays, read and written by turns (rounds are public): a new
+            // array a round would be copied back whole, 2 KiB a round for 512-bit blocks.
+            let mut bufs = [st, st];
             for round in 1..=nr {
-                st = core::array::from_fn(|c| {
+                let (lo, hi) = bufs.split_at_mut(1);
+                let (src, dst) = if round % 2 == 1 {
+                    (&lo[0], &mut hi[0])
+                } else {
+                    (&hi[0], &mut lo[0])
+                };
+                for c in 0..NB {
                     let y: [__m256i; 8] =
-                        core::array::from_fn(|r| sbox(st[(c + NB - shift(r, NB)) % NB][r], r % 4));
+                        core::array::from_fn(|r| sbox(src[(c + NB - shift(r, NB)) % NB][r], r % 4));
                     let k: [__m256i; 8] = core::array::from_fn(|r| {
                         if round < nr {
                             key(keys, round, 8 * c + r)
@@ -180,9 +189,10 @@ fn batch_body<const NB: usize, const DEC: bool>(
                             _mm256_setzero_si256()
                         }
                     });
-                    mix(&y, &k, dbl)
-                });
+                    dst[c] = mix(&y, &k, dbl);
+                }
             }
+            st = bufs[nr % 2];
         }
         for c in 0..NB {
             let mut v = st[c];
