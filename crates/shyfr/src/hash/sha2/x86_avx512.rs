@@ -37,7 +37,7 @@ pub(super) fn compress(t: Avx512Bmi2, state: &mut [u64; 8], blocks: &[[u8; 128]]
 /// constants read from the static table `{k}` at the offset of the store.
 #[rustfmt::skip]
 macro_rules! step_avx512_text {
-    (lo, $go:literal $j:literal, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident) => {
+    (lo, $go:literal $j:literal, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident $x6:ident) => {
         concat!(
             "vpalignr {v0}, {", stringify!($x7), "}, {", stringify!($x8), "}, 8\n",
             "vpalignr {v1}, {", stringify!($x3), "}, {", stringify!($x4), "}, 8\n",
@@ -49,7 +49,7 @@ macro_rules! step_avx512_text {
             "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v1}\n",
         )
     };
-    (hi, $go:literal $j:literal, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident) => {
+    (hi, $go:literal $j:literal, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident $x6:ident) => {
         concat!(
             "vprorq {v1}, {", stringify!($x1), "}, 19\n",
             "vprorq {v2}, {", stringify!($x1), "}, 61\n",
