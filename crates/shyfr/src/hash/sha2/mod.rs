@@ -17,7 +17,7 @@
 //! SHA-512 with `x86_avx512`: 38.5 cycles/byte for 16-byte messages, 4.67 for 1 KiB, 4.09
 //! for 16 KiB (`shyfr-bench --per-call`, 3.7 GHz assumed; OpenSSL 3.0 in the same run 92,
 //! 5.6, 4.29). With AVX-512 masked (`SHYFR_CPU=-avx512f`, OpenSSL's AVX-512 masked too),
-//! `x86_avx2`: 38.9, 5.04 and 4.47 (OpenSSL 92, 5.65, 4.30; aws-lc-rs 54 at 16 bytes),
+//! `x86_avx2`: 38.2, 5.11 and 4.36 (OpenSSL 95, 5.69, 4.31; aws-lc-rs 55 at 16 bytes),
 //! where the kernel that computed the next pair's schedule measured 61, 6.1 and 4.50.
 //!
 //! SHA-2 uses only additions, rotations and bitwise logic, so every backend runs in time
