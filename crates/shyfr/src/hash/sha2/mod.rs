@@ -8,16 +8,17 @@
 //! | SHA-256, SHA-224 | `aarch64_sha2` | ARMv8 SHA256 instructions | `SHA256H`/`H2`/`SU0`/`SU1`, four rounds per pair |
 //! | SHA-256, SHA-224 | `soft` | nothing | portable |
 //! | SHA-512 and truncations | `aarch64_sha512` | ARMv8.2 SHA512 instructions | `SHA512H`/`H2`/`SU0`/`SU1`, two rounds per pair |
-//! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI1 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`vprorq`, `vpternlogq`) |
-//! | SHA-512 and truncations | `x86_avx2` | AVX2 + BMI2 | message schedule of two blocks in `ymm`, a pair ahead; rounds with `rorx` |
+//! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI1 + BMI2 | `x86_avx2`'s kernel with a shorter schedule step (`vprorq`, `vpternlogq`) |
+//! | SHA-512 and truncations | `x86_avx2` | AVX2 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`rorx`) |
 //! | SHA-512 and truncations | `soft` | nothing | portable |
 //!
 //! On the benchmark machine (AMD Zen 3, 16 KiB messages) SHA-256 runs at 2.03 cycles/byte
-//! with `x86_shani` and 13.3 with `soft`; SHA-512 at 4.56 with `x86_avx2` and 8.1 with
-//! `soft`. On AMD Zen 4, SHA-512 with `x86_avx512`: 38.5 cycles/byte for 16-byte
-//! messages, 4.67 for 1 KiB, 4.09 for 16 KiB (`shyfr-bench --per-call`, 3.7 GHz
-//! assumed; OpenSSL 3.0 in the same run 92, 5.6, 4.29); `x86_avx2` measured 64, 6.1 and
-//! 4.47 before.
+//! with `x86_shani` and 13.3 with `soft`; SHA-512 at 8.1 with `soft`. On AMD Zen 4,
+//! SHA-512 with `x86_avx512`: 38.5 cycles/byte for 16-byte messages, 4.67 for 1 KiB, 4.09
+//! for 16 KiB (`shyfr-bench --per-call`, 3.7 GHz assumed; OpenSSL 3.0 in the same run 92,
+//! 5.6, 4.29). With AVX-512 masked (`SHYFR_CPU=-avx512f`, OpenSSL's AVX-512 masked too),
+//! `x86_avx2`: 38.2, 5.11 and 4.36 (OpenSSL 95, 5.69, 4.31; aws-lc-rs 55 at 16 bytes),
+//! where the kernel that computed the next pair's schedule measured 61, 6.1 and 4.50.
 //!
 //! SHA-2 uses only additions, rotations and bitwise logic, so every backend runs in time
 //! that depends only on the length of the input.

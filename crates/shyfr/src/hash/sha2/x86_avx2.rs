@@ -1,48 +1,37 @@
-//! SHA-512 with the message schedule in AVX2 registers and the rounds in BMI2 scalar code
-//! (x86-64), after Gueron and Krasnov / Intel, "Fast SHA-512 Implementations on Intel
-//! Architecture Processors" (2012): the vector unit computes message schedules while the
-//! integer unit does rounds.
+//! SHA-512 with AVX2 and BMI2 (x86-64): the message schedule of one block in `xmm`
+//! registers, two words a step, computed beside the scalar rounds (`rorx`) of the same
+//! block, for inputs of every length.
 //!
-//! Blocks go in pairs `A`, `B` (an odd last block is paired with itself and only its `A`
-//! half is used). The vector `X[k]` holds `[W_A[2k], W_A[2k+1], W_B[2k], W_B[2k+1]]`, so
-//! one schedule step makes two words of each block:
+//! A block's first sixteen words need no schedule, and each group of sixteen rounds makes
+//! the next group's words, so the vector work runs ahead of the rounds that read it and
+//! never stalls them, for a lone block as for a long message. The vector `X[k]` holds
+//! `W[2k], W[2k+1]`, so one schedule step makes two words:
 //!
 //! `X[k] = X[k-8] + σ0(X[k-8..k-7] >> 64) + (X[k-4..k-3] >> 64) + σ1(X[k-1])`
 //!
-//! (`vpalignr` works within each 128-bit lane, which is exactly one block's pair of
-//! words), and `X[k] + K[2k..2k+2]` goes to a table that the rounds read.
+//! and `X[k] + K[2k..2k+2]` goes to a table that the rounds read. Without AVX-512's
+//! `vprorq` and `vpternlogq`, `σ0` is seven instructions (`ror 8` is the byte shuffle
+//! `{rot8}`) and `σ1` nine; `σ0`, whose inputs are older, is computed for two steps at
+//! once in a `ymm` register (five instructions fewer a pair of steps: on Zen 4 with
+//! AVX-512 masked, 16 KiB 3% and 16 bytes 3% faster, 256 bytes 3% slower, in the same
+//! runs).
 //!
-//! **Software pipeline.** The schedule of the next pair is computed during the rounds of
-//! the current one, into the other of two table areas; only the first pair's schedule is
-//! computed up front. Each block's 80 rounds are sixteen without vector work, then twice
-//! thirty-two with eight schedule steps spread one per four rounds (the first half of a
-//! step two rounds before the second). The eight vectors `X[k-8..k]` stay in `ymm`
-//! registers (a ring that eight steps turn once), so a step is 23 instructions with one
-//! load (the constants) and one store (`X[k] + K`). Packing the 32 steps densely into one
-//! block (as the 2012 paper and OpenSSL do) ran at 5.0 cycles/byte here, spreading them
-//! one per five rounds over all 160 at 4.8.
+//! This file also holds the round text (`round_text`) and the group text (`group_text`)
+//! that `x86_avx512` uses with its own, shorter step text: the two backends differ only
+//! in the step.
 //!
-//! **Why `asm!`.** Each pair is one `asm!` statement (both blocks, the loops, the
-//! feed-forward, with the block's starting state pushed on the stack). Written with plain
-//! Rust and intrinsics the arithmetic is the same, but the speed then depends on LLVM's
-//! register allocation and scheduling for the generic x86-64 model (which is what a
-//! `#[target_feature]` function gets); with one statement per sixteen or thirty-two
-//! rounds, LLVM moved the working variables between registers, or through the stack, at
-//! every statement boundary, and unrolled the loops around them until the code no longer
-//! fit the processor's decoded-instruction cache.
+//! The rounds (`round_text`) are ordered as OpenSSL's AVX2/BMI2 rounds are (the order,
+//! not their code): each round leaves `Σ0(a)` for the next to add, which starts on its
+//! `e` side first. The 80 rounds are unrolled: the statement then needs no pointer but
+//! the table's (the constants are read relative to `rip`), which leaves the two extra
+//! general registers the round order needs.
 //!
-//! **Speed** (Zen 3, 16 KiB messages, cycles counted with `rdtsc` scaled by the core
-//! clock, best of 3000 calls): 4.57 cycles/byte, against 4.64 for the previous version of
-//! this file and 4.35 for OpenSSL 3.0's AVX2 code (from `openssl speed`); 7.9 to 8.1 for
-//! `soft`. The kernel is touchy: with the round of `round_text` written with
-//! `Maj = (a & (b ^ c)) + (b & c)` (two more instructions, but the new `a` four cycles
-//! after `a` instead of five) the same code ran at 4.40 in some processes and builds and
-//! 4.72 in others, depending on the addresses of the stack and of the code; the version
-//! here measured 4.56 to 4.57 in every process tried. Measure after any change, in
-//! several processes.
+//! This replaced a kernel (after Gueron and Krasnov, 2012) that computed the schedule of
+//! the *next pair* of blocks, in `ymm`, during the rounds of the current pair: that hid
+//! the schedule for long inputs but left the first pair's, and every lone block (hashed
+//! with the portable rounds), unhidden. See the module docs of `sha2` for speeds.
 //!
-//! The rounds use `rorx` (BMI2: three operands, no flags). Everything is additions,
-//! rotations, shifts and bitwise logic: constant time.
+//! Everything is additions, rotations, shifts and bitwise logic: constant time.
 
 use core::arch::asm;
 use core::arch::x86_64::*;
@@ -54,283 +43,261 @@ use crate::cpu::x86::Avx2Bmi2;
 /// SHA-512 compression of whole 128-byte blocks into `state`.
 #[inline]
 pub(super) fn compress(t: Avx2Bmi2, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
-    if blocks.len() == 1 {
-        // SAFETY: `Avx2Bmi2` exists only when BMI2 is enabled (see `get`).
-        unsafe { one_block(state, blocks) }
-    } else {
-        // SAFETY: `Avx2Bmi2` exists only when AVX, AVX2 and BMI2 are enabled (see `get`).
-        unsafe { compress_avx2(state, blocks, t) }
-    }
+    // SAFETY: `Avx2Bmi2` exists only when AVX, AVX2 and BMI2 are enabled (see `get`).
+    unsafe { blocks_avx2(state, blocks, t) }
 }
 
-/// The work buffer, in 32-byte rows: for each of two areas (the current pair's, the next
-/// pair's) `table[k] = X[k] + K[2k..2k+2]` (40 rows) and a copy of [`K2`] (so that the
-/// steps address the table they write and the constants they add from one register).
-/// Every row is written before it is read, so the buffer starts uninitialised.
-#[repr(C, align(64))]
-struct Buf([[u64; 4]; ROWS]);
-
-/// Row of `table[0]` of area 0 and 1.
-const T_ROW: [usize; 2] = [0, 40];
-/// Bytes from `table[k]` to the `K2[k]` copy of the same area.
-const KOFF: usize = 32 * 80;
-/// Rows in the buffer.
-const ROWS: usize = 160;
-
-const _: () = {
-    // Each area's table and K2 copy (40 rows each) lie inside the buffer, apart.
-    assert!(T_ROW[0] + 40 <= T_ROW[1] && T_ROW[1] + 40 <= T_ROW[0] + KOFF / 32);
-    assert!(T_ROW[1] + KOFF / 32 + 40 <= ROWS);
-};
-
-/// `K2[k] = [K[2k], K[2k+1], K[2k], K[2k+1]]`: the constants of a step, for both lanes.
-static K2: [[u64; 4]; 40] = {
-    let mut t = [[0u64; 4]; 40];
-    let mut k = 0;
-    while k < 40 {
-        t[k] = [K512[2 * k], K512[2 * k + 1], K512[2 * k], K512[2 * k + 1]];
-        k += 1;
-    }
-    t
-};
-
-/// The text of one round on renamed registers (operand names of the `asm!` statement in
-/// `pair`): `$h` becomes the new `a` and `$d` the new `e`, in place. `$bc` holds
-/// `b ^ c` on entry; `$ab` (free on entry, first a temporary for `Ch` and `Σ1`) holds
-/// `a ^ b` on exit, the next round's `b ^ c`, so the two swap names every round; `$bc` is
-/// then a temporary for `Σ0`. `$off` is the byte offset of `W[t] + K[t]` from `{wk}`.
+/// The text of one round on renamed registers, in the order of OpenSSL's AVX2/BMI2
+/// rounds: `Σ0` of the round's `a` is left in `{x1}` and added to the new `a` by the
+/// *next* round, after that round has started on its `e` side, and
+/// `Ch(e, f, g) = ((f ^ g) & e) ^ g`. `$h` becomes the new `a` (less `Σ0`) and `$d` the
+/// new `e`; `$bc` holds `b ^ c` on entry and `$ab` (a temporary until then) holds `a ^ b`
+/// on exit, so the two swap names every round; `{x0}` and `{x4}` are temporaries.
+/// `W[t] + K[t]` is read from `{wk} + $go + $off`.
 ///
-/// `T1 = h + WK + Ch(e, f, g) + Σ1(e)`, `e' = d + T1` and `a' = T1 + Maj(a, b, c) + Σ0(a)`,
-/// with `Ch(e, f, g) = ((f ^ g) & e) ^ g` and `Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b`.
-/// Twenty-four instructions, two of them register moves, and two temporaries besides
-/// `$ab` and `$bc`: the statement needs every general register but `rbp` and `rsp`.
+/// 22 arithmetic instructions and 2 moves, base x86-64 and BMI2 (`rorx`). (`Ch` as
+/// `(e & f) + (!e & g)`, with BMI1's `andn` and one addition more but one `xor` fewer,
+/// ran at the same speed on AMD Zen 4 with `x86_avx512`; each further instruction costs
+/// about 3.5%: adding `Ch` and `Σ1` to `d` and `h` separately, which shortens the path
+/// from `e` to the new `e` by a cycle at the price of two additions, was 7% slower.)
 #[rustfmt::skip]
 macro_rules! round_text {
     ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident $bc:ident $ab:ident
-     $off:literal) => {
+     $go:literal $off:literal) => {
         concat!(
-            "add {", stringify!($h), "}, qword ptr [{wk} + ", stringify!($off), "]\n",
-            "mov {", stringify!($ab), "}, {", stringify!($f), "}\n",
-            "xor {", stringify!($ab), "}, {", stringify!($g), "}\n",
-            "and {", stringify!($ab), "}, {", stringify!($e), "}\n",
-            "xor {", stringify!($ab), "}, {", stringify!($g), "}\n",
-            "add {", stringify!($h), "}, {", stringify!($ab), "}\n",
-            "rorx {t1}, {", stringify!($e), "}, 14\n",
+            "add {", stringify!($h), "}, qword ptr [{wk} + ", stringify!($go), " + ", stringify!($off), "]\n",
+            "mov {x4}, {", stringify!($f), "}\n",
+            "xor {x4}, {", stringify!($g), "}\n",
+            "rorx {x0}, {", stringify!($e), "}, 41\n",
             "rorx {", stringify!($ab), "}, {", stringify!($e), "}, 18\n",
-            "xor {t1}, {", stringify!($ab), "}\n",
-            "rorx {", stringify!($ab), "}, {", stringify!($e), "}, 41\n",
-            "xor {t1}, {", stringify!($ab), "}\n",
-            "add {", stringify!($h), "}, {t1}\n",
-            "add {", stringify!($d), "}, {", stringify!($h), "}\n",
+            "and {x4}, {", stringify!($e), "}\n",
+            "add {", stringify!($a), "}, {x1}\n",
+            "xor {x4}, {", stringify!($g), "}\n",
+            "xor {x0}, {", stringify!($ab), "}\n",
+            "rorx {x1}, {", stringify!($e), "}, 14\n",
+            "add {", stringify!($h), "}, {x4}\n",
+            "xor {x0}, {x1}\n",
             "mov {", stringify!($ab), "}, {", stringify!($a), "}\n",
+            "rorx {x4}, {", stringify!($a), "}, 39\n",
+            "add {", stringify!($h), "}, {x0}\n",
             "xor {", stringify!($ab), "}, {", stringify!($b), "}\n",
+            "rorx {x1}, {", stringify!($a), "}, 34\n",
+            "rorx {x0}, {", stringify!($a), "}, 28\n",
+            "add {", stringify!($d), "}, {", stringify!($h), "}\n",
             "and {", stringify!($bc), "}, {", stringify!($ab), "}\n",
+            "xor {x1}, {x4}\n",
             "xor {", stringify!($bc), "}, {", stringify!($b), "}\n",
+            "xor {x1}, {x0}\n",
             "add {", stringify!($h), "}, {", stringify!($bc), "}\n",
-            "rorx {t1}, {", stringify!($a), "}, 28\n",
-            "rorx {", stringify!($bc), "}, {", stringify!($a), "}, 34\n",
-            "xor {t1}, {", stringify!($bc), "}\n",
-            "rorx {", stringify!($bc), "}, {", stringify!($a), "}, 39\n",
-            "xor {t1}, {", stringify!($bc), "}\n",
-            "add {", stringify!($h), "}, {t1}\n",
         )
     };
 }
+pub(super) use round_text;
 
-/// The text of schedule step `j` (0..4) of a group of sixteen rounds, in two halves
-/// (`lo`, `hi`) placed a couple of rounds apart: `X[k]` for `k = k0 + j`, from the ring
-/// operands `$x8 = X[k-8]` (which becomes `X[k]`), `$x7 = X[k-7]`, `$x4 = X[k-4]`,
-/// `$x3 = X[k-3]` and `$x1 = X[k-1]`; `X[k] + K` goes to row `j` from `{tn}`, the constants
-/// being `KOFF` bytes further.
-///
-/// `lo` adds `(X[k-4..k-3] >> 64)` and `σ0(X[k-8..k-7] >> 64)` to `X[k-8]`, with
-/// `σ0 = ror 1 ^ ror 8 ^ shr 7` (`ror 8` is the byte shuffle `{rot8}`); `hi` adds
-/// `σ1(X[k-1])`, `σ1 = ror 19 ^ ror 61 ^ shr 6`, and stores the table row.
+/// Sixteen rounds (group `$go / 128`) with the eight schedule steps that make the next
+/// group's words, one whole step (`$step!(lo, ..)` then `$step!(hi, ..)`) after every two
+/// rounds. `$step` is the backend's step text: step `j` (0..8) of group `$go / 128` makes
+/// `X[k]`, `k = 8 + 8 g + j`, from the ring operands `$x8 = X[k-8]` (which becomes
+/// `X[k]`), `$x7 = X[k-7]`, `$x4 = X[k-4]`, `$x3 = X[k-3]`, `$x1 = X[k-1]` and
+/// `$x6 = X[k-6]`, and stores
+/// `X[k] + K[2k..2k+2]` at `{wk} + 128 + $go + 16 j`. (On Zen 4 with `x86_avx512` a 16 KiB
+/// message took 47,050 `rdtsc` ticks so, 49,190 with half a step after every round,
+/// 47,350 with the step between the two rounds, 48,860 with two steps after every four
+/// rounds.)
 #[rustfmt::skip]
-macro_rules! step_text {
-    (lo, $j:literal, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident) => {
+macro_rules! group_text {
+    ($step:ident, $go:literal) => {
         concat!(
-            "vpalignr {v0}, {", stringify!($x7), "}, {", stringify!($x8), "}, 8\n",
-            "vpalignr {v1}, {", stringify!($x3), "}, {", stringify!($x4), "}, 8\n",
-            "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v1}\n",
-            "vpsrlq {v1}, {v0}, 1\n",
-            "vpsllq {v2}, {v0}, 63\n",
-            "vpxor {v1}, {v1}, {v2}\n",
-            "vpsrlq {v2}, {v0}, 7\n",
-            "vpxor {v1}, {v1}, {v2}\n",
-            "vpshufb {v0}, {v0}, {rot8}\n",
-            "vpxor {v1}, {v1}, {v0}\n",
+            round_text!(a b c d e f g h bc t0 $go 0),
+            round_text!(h a b c d e f g t0 bc $go 8),
+            $step!(lo, $go 0, y0 y1 y4 y5 y7 y2),
+            $step!(hi, $go 0, y0 y1 y4 y5 y7 y2),
+            round_text!(g h a b c d e f bc t0 $go 16),
+            round_text!(f g h a b c d e t0 bc $go 24),
+            $step!(lo, $go 1, y1 y2 y5 y6 y0 y3),
+            $step!(hi, $go 1, y1 y2 y5 y6 y0 y3),
+            round_text!(e f g h a b c d bc t0 $go 32),
+            round_text!(d e f g h a b c t0 bc $go 40),
+            $step!(lo, $go 2, y2 y3 y6 y7 y1 y4),
+            $step!(hi, $go 2, y2 y3 y6 y7 y1 y4),
+            round_text!(c d e f g h a b bc t0 $go 48),
+            round_text!(b c d e f g h a t0 bc $go 56),
+            $step!(lo, $go 3, y3 y4 y7 y0 y2 y5),
+            $step!(hi, $go 3, y3 y4 y7 y0 y2 y5),
+            round_text!(a b c d e f g h bc t0 $go 64),
+            round_text!(h a b c d e f g t0 bc $go 72),
+            $step!(lo, $go 4, y4 y5 y0 y1 y3 y6),
+            $step!(hi, $go 4, y4 y5 y0 y1 y3 y6),
+            round_text!(g h a b c d e f bc t0 $go 80),
+            round_text!(f g h a b c d e t0 bc $go 88),
+            $step!(lo, $go 5, y5 y6 y1 y2 y4 y7),
+            $step!(hi, $go 5, y5 y6 y1 y2 y4 y7),
+            round_text!(e f g h a b c d bc t0 $go 96),
+            round_text!(d e f g h a b c t0 bc $go 104),
+            $step!(lo, $go 6, y6 y7 y2 y3 y5 y0),
+            $step!(hi, $go 6, y6 y7 y2 y3 y5 y0),
+            round_text!(c d e f g h a b bc t0 $go 112),
+            round_text!(b c d e f g h a t0 bc $go 120),
+            $step!(lo, $go 7, y7 y0 y3 y4 y6 y1),
+            $step!(hi, $go 7, y7 y0 y3 y4 y6 y1),
+        )
+    };
+}
+pub(super) use group_text;
+
+/// The last sixteen rounds (group 4), which make no schedule.
+#[rustfmt::skip]
+macro_rules! last_group_text {
+    () => {
+        concat!(
+            round_text!(a b c d e f g h bc t0 512 0),
+            round_text!(h a b c d e f g t0 bc 512 8),
+            round_text!(g h a b c d e f bc t0 512 16),
+            round_text!(f g h a b c d e t0 bc 512 24),
+            round_text!(e f g h a b c d bc t0 512 32),
+            round_text!(d e f g h a b c t0 bc 512 40),
+            round_text!(c d e f g h a b bc t0 512 48),
+            round_text!(b c d e f g h a t0 bc 512 56),
+            round_text!(a b c d e f g h bc t0 512 64),
+            round_text!(h a b c d e f g t0 bc 512 72),
+            round_text!(g h a b c d e f bc t0 512 80),
+            round_text!(f g h a b c d e t0 bc 512 88),
+            round_text!(e f g h a b c d bc t0 512 96),
+            round_text!(d e f g h a b c t0 bc 512 104),
+            round_text!(c d e f g h a b bc t0 512 112),
+            round_text!(b c d e f g h a t0 bc 512 120),
+        )
+    };
+}
+pub(super) use last_group_text;
+
+/// The text of schedule step `j` of group `$go / 128` (see `group_text`) with AVX2, in
+/// two halves: `lo` adds `(X[k-4..k-3] >> 64)` and `σ0(X[k-8..k-7] >> 64)` to `X[k-8]`,
+/// with `σ0 = ror 1 ^ ror 8 ^ shr 7` (`ror 8` is the byte shuffle `{rot8}`); `hi` adds
+/// `σ1(X[k-1])`, `σ1 = ror 19 ^ ror 61 ^ shr 6`, and stores `X[k] + K`, the constants
+/// read from the static table `{k}` at the offset of the store. The `lo` half of an even
+/// step computes `σ0` for itself and the next step in one `ymm` register, from
+/// `[X[k-8], X[k-7]]` and `[X[k-7], X[k-6]]` (`vpalignr` shifts within each 128-bit
+/// lane), and leaves the next step's in `{v3}`, which the odd step's `lo` adds.
+#[rustfmt::skip]
+macro_rules! step_avx2_text {
+    (lo, $go:tt $j:tt, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident $x6:ident) => {
+        step_avx2_text!(@lo $j, $x8 $x7 $x4 $x3 $x6)
+    };
+    (@lo 0, $($r:ident)*) => { step_avx2_text!(@even $($r)*) };
+    (@lo 2, $($r:ident)*) => { step_avx2_text!(@even $($r)*) };
+    (@lo 4, $($r:ident)*) => { step_avx2_text!(@even $($r)*) };
+    (@lo 6, $($r:ident)*) => { step_avx2_text!(@even $($r)*) };
+    (@lo $j:tt, $($r:ident)*) => { step_avx2_text!(@odd $($r)*) };
+    (@even $x8:ident $x7:ident $x4:ident $x3:ident $x6:ident) => {
+        concat!(
+            "vinserti128 {v0:y}, {", stringify!($x8), ":y}, {", stringify!($x7), "}, 1\n",
+            "vinserti128 {v1:y}, {", stringify!($x7), ":y}, {", stringify!($x6), "}, 1\n",
+            "vpalignr {v0:y}, {v1:y}, {v0:y}, 8\n",
+            "vpsrlq {v1:y}, {v0:y}, 1\n",
+            "vpsllq {v2:y}, {v0:y}, 63\n",
+            "vpxor {v1:y}, {v1:y}, {v2:y}\n",
+            "vpsrlq {v2:y}, {v0:y}, 7\n",
+            "vpxor {v1:y}, {v1:y}, {v2:y}\n",
+            "vpshufb {v0:y}, {v0:y}, {rot8:y}\n",
+            "vpxor {v1:y}, {v1:y}, {v0:y}\n",
+            "vextracti128 {v3}, {v1:y}, 1\n",
+            "vpalignr {v0}, {", stringify!($x3), "}, {", stringify!($x4), "}, 8\n",
+            "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v0}\n",
             "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v1}\n",
         )
     };
-    (hi, $j:literal, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident) => {
+    (@odd $x8:ident $x7:ident $x4:ident $x3:ident $x6:ident) => {
+        concat!(
+            "vpalignr {v0}, {", stringify!($x3), "}, {", stringify!($x4), "}, 8\n",
+            "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v0}\n",
+            "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v3}\n",
+        )
+    };
+    (hi, $go:literal $j:literal, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident $x6:ident) => {
         concat!(
             "vpsrlq {v1}, {", stringify!($x1), "}, 6\n",
-            "vpsrlq {v2}, {", stringify!($x1), "}, 19\n",
-            "vpxor {v1}, {v1}, {v2}\n",
-            "vpsllq {v2}, {", stringify!($x1), "}, 45\n",
-            "vpxor {v1}, {v1}, {v2}\n",
-            "vpsrlq {v2}, {", stringify!($x1), "}, 61\n",
-            "vpxor {v1}, {v1}, {v2}\n",
             "vpsllq {v2}, {", stringify!($x1), "}, 3\n",
             "vpxor {v1}, {v1}, {v2}\n",
+            "vpsrlq {v0}, {", stringify!($x1), "}, 19\n",
+            "vpxor {v1}, {v1}, {v0}\n",
+            "vpsllq {v2}, {v2}, 42\n",
+            "vpxor {v1}, {v1}, {v2}\n",
+            "vpsrlq {v0}, {v0}, 42\n",
+            "vpxor {v1}, {v1}, {v0}\n",
             "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v1}\n",
-            "vpaddq {v1}, {", stringify!($x8), "}, ymmword ptr [{tn} + 32 * ", stringify!($j), " + {koff}]\n",
-            "vmovdqu ymmword ptr [{tn} + 32 * ", stringify!($j), "], {v1}\n",
+            "vpaddq {v1}, {", stringify!($x8), "}, xmmword ptr [rip + {k} + 128 + ", stringify!($go), " + 16 * ", stringify!($j), "]\n",
+            "vmovdqu xmmword ptr [{wk} + 128 + ", stringify!($go), " + 16 * ", stringify!($j), "], {v1}\n",
         )
     };
 }
 
-/// The rounds of one unit (`$lanes` blocks, 1 or 2) with the feed-forward, as one `asm!`
-/// statement, so that register use, instruction order and the loops are fixed. Per
-/// block: its starting state pushed on the stack; sixteen rounds; twice thirty-two rounds
-/// with (unless `tn` is null) eight schedule steps `X[k0..k0 + 8]` of the next pair; the
-/// starting state added back. `wk` points to the current table (`table[0]`, then 16
-/// bytes further for block `B`). The ring `y` holds `X[k0-8..k0]` on entry to each
-/// stretch of thirty-two rounds and `X[k0..k0+8]` after it (eight steps turn it once, so
-/// every vector stays in its register); `tn` points to `table[k0]` of the next area and
-/// moves on by eight rows. The first half of step `j` comes after round `4 j + 1` of the
-/// stretch, the second after round `4 j + 3`.
-///
-/// The register names rotate one place a round and come back after eight; `bc` and `t0`
-/// swap every round, so after an even number of rounds `bc` again holds `b ^ c`.
-macro_rules! pair {
-    ($s:ident, $wk:expr, $lanes:expr, $y:ident, $tn:ident, $rot8:expr) => {{
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $s;
-        // SAFETY: `$wk` points to the 40 readable table rows (1280 bytes) of the current
-        // area of the work buffer (block `B` reads 16 bytes further into each row, never
-        // past the last). `$tn` is null (and then not used), or points to `table[8]` of
-        // the other area, so the rows `8..40` that the (at most 32) steps write, and the
-        // `K2` copy rows `KOFF` bytes further (written at the start), are in the buffer;
-        // the two areas do not overlap. The statement pushes 72 bytes on the stack (no
-        // `nostack`) and pops them before it ends. The instructions are base x86-64, BMI2
-        // and AVX2, enabled in this function.
+/// The round constants as a static, for the schedule steps to address relative to `rip`.
+#[repr(C, align(64))]
+pub(super) struct KTable(pub(super) [u64; 80]);
+pub(super) static KTAB: KTable = KTable(K512);
+
+/// The work buffer of one block: `W[t] + K[t]` for the 80 rounds.
+#[repr(C, align(64))]
+pub(super) struct Table1(pub(super) [u64; 80]);
+
+/// The first sixteen words of `block` (byte-swapped) in eight `xmm` vectors, and with
+/// their constants in the first 128 bytes of `table`.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn first_words(block: &[u8; 128], table: &mut MaybeUninit<Table1>) -> [__m128i; 8] {
+    let wk = table.as_mut_ptr().cast::<u8>();
+    let bswap = _mm_set_epi64x(0x0809_0a0b_0c0d_0e0f, 0x0001_0203_0405_0607);
+    core::array::from_fn(|k| {
+        // SAFETY: bytes `16k .. 16k + 16` (k < 8) of the block, and words `2k, 2k + 1` of
+        // `K512`, are readable; the table has room for words `2k, 2k + 1`; unaligned
+        // accesses are allowed.
+        unsafe {
+            let x = _mm_shuffle_epi8(_mm_loadu_si128(block.as_ptr().add(16 * k).cast()), bswap);
+            let kk = _mm_loadu_si128(K512.as_ptr().add(2 * k).cast());
+            _mm_storeu_si128(wk.add(16 * k).cast(), _mm_add_epi64(x, kk));
+            x
+        }
+    })
+}
+
+/// Each block with the message schedule in `xmm` registers, two words a step, beside the
+/// rounds: the block's first sixteen words (with their constants) go to a table before
+/// the rounds; then each group of sixteen rounds runs the eight steps that make the next
+/// group's words (one step after every two rounds), so the vector work overlaps the
+/// scalar rounds and nothing waits for it.
+#[target_feature(enable = "avx2,bmi2")]
+fn blocks_avx2(state: &mut [u64; 8], blocks: &[[u8; 128]], _t: Avx2Bmi2) {
+    // Rotates each 64-bit word right by 8 bits.
+    let rot8 = _mm256_set_epi64x(
+        0x080f_0e0d_0c0b_0a09,
+        0x0007_0605_0403_0201,
+        0x080f_0e0d_0c0b_0a09,
+        0x0007_0605_0403_0201,
+    );
+    // The chaining value stays in registers from block to block.
+    let mut st = *state;
+    for block in blocks {
+        let mut table = MaybeUninit::<Table1>::uninit();
+        let y = first_words(block, &mut table);
+        let wk = table.as_mut_ptr().cast::<u8>();
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = st;
+        // SAFETY: `{wk}` points to the 640-byte table: group `g` (0..5) of rounds reads bytes
+        // `128 g .. 128 g + 128`, its steps (groups 0..4) write `128 (g + 1) ..` of the next
+        // group, all inside the table, and the first 128 bytes were written above. `{k}` is the
+        // 640-byte `KTAB`, of which bytes 128 .. 640 are read, 16 at a time. The statement
+        // uses no stack. The instructions are base x86-64, BMI2, AVX and AVX2, enabled here.
         unsafe {
             asm!(
-            "push {n}",
-            "5:",
-            "push {a}", "push {b}", "push {c}", "push {d}",
-            "push {e}", "push {f}", "push {g}", "push {h}",
-            "mov {bc}, {b}",
-            "xor {bc}, {c}",
-            round_text!(a b c d e f g h bc t0 0),
-            round_text!(h a b c d e f g t0 bc 8),
-            round_text!(g h a b c d e f bc t0 32),
-            round_text!(f g h a b c d e t0 bc 40),
-            round_text!(e f g h a b c d bc t0 64),
-            round_text!(d e f g h a b c t0 bc 72),
-            round_text!(c d e f g h a b bc t0 96),
-            round_text!(b c d e f g h a t0 bc 104),
-            round_text!(a b c d e f g h bc t0 128),
-            round_text!(h a b c d e f g t0 bc 136),
-            round_text!(g h a b c d e f bc t0 160),
-            round_text!(f g h a b c d e t0 bc 168),
-            round_text!(e f g h a b c d bc t0 192),
-            round_text!(d e f g h a b c t0 bc 200),
-            round_text!(c d e f g h a b bc t0 224),
-            round_text!(b c d e f g h a t0 bc 232),
-            "add {wk}, 256",
-            "mov {n:e}, 2",
-            ".p2align 6",
-            "2:",
-            "test {tn}, {tn}",
-            "jz 3f",
-            round_text!(a b c d e f g h bc t0 0),
-            round_text!(h a b c d e f g t0 bc 8),
-            step_text!(lo, 0, y0 y1 y4 y5 y7),
-            round_text!(g h a b c d e f bc t0 32),
-            round_text!(f g h a b c d e t0 bc 40),
-            step_text!(hi, 0, y0 y1 y4 y5 y7),
-            round_text!(e f g h a b c d bc t0 64),
-            round_text!(d e f g h a b c t0 bc 72),
-            step_text!(lo, 1, y1 y2 y5 y6 y0),
-            round_text!(c d e f g h a b bc t0 96),
-            round_text!(b c d e f g h a t0 bc 104),
-            step_text!(hi, 1, y1 y2 y5 y6 y0),
-            round_text!(a b c d e f g h bc t0 128),
-            round_text!(h a b c d e f g t0 bc 136),
-            step_text!(lo, 2, y2 y3 y6 y7 y1),
-            round_text!(g h a b c d e f bc t0 160),
-            round_text!(f g h a b c d e t0 bc 168),
-            step_text!(hi, 2, y2 y3 y6 y7 y1),
-            round_text!(e f g h a b c d bc t0 192),
-            round_text!(d e f g h a b c t0 bc 200),
-            step_text!(lo, 3, y3 y4 y7 y0 y2),
-            round_text!(c d e f g h a b bc t0 224),
-            round_text!(b c d e f g h a t0 bc 232),
-            step_text!(hi, 3, y3 y4 y7 y0 y2),
-            round_text!(a b c d e f g h bc t0 256),
-            round_text!(h a b c d e f g t0 bc 264),
-            step_text!(lo, 4, y4 y5 y0 y1 y3),
-            round_text!(g h a b c d e f bc t0 288),
-            round_text!(f g h a b c d e t0 bc 296),
-            step_text!(hi, 4, y4 y5 y0 y1 y3),
-            round_text!(e f g h a b c d bc t0 320),
-            round_text!(d e f g h a b c t0 bc 328),
-            step_text!(lo, 5, y5 y6 y1 y2 y4),
-            round_text!(c d e f g h a b bc t0 352),
-            round_text!(b c d e f g h a t0 bc 360),
-            step_text!(hi, 5, y5 y6 y1 y2 y4),
-            round_text!(a b c d e f g h bc t0 384),
-            round_text!(h a b c d e f g t0 bc 392),
-            step_text!(lo, 6, y6 y7 y2 y3 y5),
-            round_text!(g h a b c d e f bc t0 416),
-            round_text!(f g h a b c d e t0 bc 424),
-            step_text!(hi, 6, y6 y7 y2 y3 y5),
-            round_text!(e f g h a b c d bc t0 448),
-            round_text!(d e f g h a b c t0 bc 456),
-            step_text!(lo, 7, y7 y0 y3 y4 y6),
-            round_text!(c d e f g h a b bc t0 480),
-            round_text!(b c d e f g h a t0 bc 488),
-            step_text!(hi, 7, y7 y0 y3 y4 y6),
-            "add {tn}, 256",
-            "jmp 4f",
-            "3:",
-            round_text!(a b c d e f g h bc t0 0),
-            round_text!(h a b c d e f g t0 bc 8),
-            round_text!(g h a b c d e f bc t0 32),
-            round_text!(f g h a b c d e t0 bc 40),
-            round_text!(e f g h a b c d bc t0 64),
-            round_text!(d e f g h a b c t0 bc 72),
-            round_text!(c d e f g h a b bc t0 96),
-            round_text!(b c d e f g h a t0 bc 104),
-            round_text!(a b c d e f g h bc t0 128),
-            round_text!(h a b c d e f g t0 bc 136),
-            round_text!(g h a b c d e f bc t0 160),
-            round_text!(f g h a b c d e t0 bc 168),
-            round_text!(e f g h a b c d bc t0 192),
-            round_text!(d e f g h a b c t0 bc 200),
-            round_text!(c d e f g h a b bc t0 224),
-            round_text!(b c d e f g h a t0 bc 232),
-            round_text!(a b c d e f g h bc t0 256),
-            round_text!(h a b c d e f g t0 bc 264),
-            round_text!(g h a b c d e f bc t0 288),
-            round_text!(f g h a b c d e t0 bc 296),
-            round_text!(e f g h a b c d bc t0 320),
-            round_text!(d e f g h a b c t0 bc 328),
-            round_text!(c d e f g h a b bc t0 352),
-            round_text!(b c d e f g h a t0 bc 360),
-            round_text!(a b c d e f g h bc t0 384),
-            round_text!(h a b c d e f g t0 bc 392),
-            round_text!(g h a b c d e f bc t0 416),
-            round_text!(f g h a b c d e t0 bc 424),
-            round_text!(e f g h a b c d bc t0 448),
-            round_text!(d e f g h a b c t0 bc 456),
-            round_text!(c d e f g h a b bc t0 480),
-            round_text!(b c d e f g h a t0 bc 488),
-            "4:",
-            "add {wk}, 512",
-            "dec {n:e}",
-            "jnz 2b",
-            "add {h}, qword ptr [rsp]", "add {g}, qword ptr [rsp + 8]",
-            "add {f}, qword ptr [rsp + 16]", "add {e}, qword ptr [rsp + 24]",
-            "add {d}, qword ptr [rsp + 32]", "add {c}, qword ptr [rsp + 40]",
-            "add {b}, qword ptr [rsp + 48]", "add {a}, qword ptr [rsp + 56]",
-            "add rsp, 64",
-            "sub {wk}, 1280 - 16",
-            "dec qword ptr [rsp]",
-            "jnz 5b",
-            "add rsp, 8",
+                "mov {bc}, {b}",
+                "xor {bc}, {c}",
+                "xor {x1:e}, {x1:e}",
+                group_text!(step_avx2_text, 0),
+                group_text!(step_avx2_text, 128),
+                group_text!(step_avx2_text, 256),
+                group_text!(step_avx2_text, 384),
+                last_group_text!(),
+                "add {a}, {x1}",
                 a = inout(reg) a,
                 b = inout(reg) b,
                 c = inout(reg) c,
@@ -341,177 +308,30 @@ macro_rules! pair {
                 h = inout(reg) h,
                 bc = out(reg) _,
                 t0 = out(reg) _,
-                t1 = out(reg) _,
-                n = inout(reg) $lanes => _,
-                wk = inout(reg) $wk => _,
-                tn = inout(reg) $tn,
-                y0 = inout(ymm_reg) $y[0],
-                y1 = inout(ymm_reg) $y[1],
-                y2 = inout(ymm_reg) $y[2],
-                y3 = inout(ymm_reg) $y[3],
-                y4 = inout(ymm_reg) $y[4],
-                y5 = inout(ymm_reg) $y[5],
-                y6 = inout(ymm_reg) $y[6],
-                y7 = inout(ymm_reg) $y[7],
-                rot8 = in(ymm_reg) $rot8,
-                v0 = out(ymm_reg) _,
-                v1 = out(ymm_reg) _,
-                v2 = out(ymm_reg) _,
-                koff = const KOFF,
+                x0 = out(reg) _,
+                x1 = out(reg) _,
+                x4 = out(reg) _,
+                wk = in(reg) wk,
+                k = sym KTAB,
+                y0 = inout(xmm_reg) y[0] => _,
+                y1 = inout(xmm_reg) y[1] => _,
+                y2 = inout(xmm_reg) y[2] => _,
+                y3 = inout(xmm_reg) y[3] => _,
+                y4 = inout(xmm_reg) y[4] => _,
+                y5 = inout(xmm_reg) y[5] => _,
+                y6 = inout(xmm_reg) y[6] => _,
+                y7 = inout(xmm_reg) y[7] => _,
+                rot8 = in(ymm_reg) rot8,
+                v0 = out(xmm_reg) _,
+                v1 = out(xmm_reg) _,
+                v2 = out(xmm_reg) _,
+                v3 = out(xmm_reg) _,
+                options(nostack),
             );
         }
-        $s = [a, b, c, d, e, f, g, h];
-    }};
-}
-
-/// Message words `2k, 2k+1` of blocks `a` and `b` (k < 8), byte-swapped: `X[k]`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn load(a: &[u8; 128], b: &[u8; 128], k: usize) -> __m256i {
-    // Reverses the bytes of each 64-bit word (the message is big-endian).
-    let bswap = _mm256_set_epi64x(
-        0x0809_0a0b_0c0d_0e0f,
-        0x0001_0203_0405_0607,
-        0x0809_0a0b_0c0d_0e0f,
-        0x0001_0203_0405_0607,
-    );
-    let (lo, hi) = (&a[16 * k..16 * k + 16], &b[16 * k..16 * k + 16]);
-    // SAFETY: `lo` and `hi` are 16 readable bytes each; unaligned loads are allowed.
-    unsafe {
-        let lo = _mm_loadu_si128(lo.as_ptr().cast());
-        let hi = _mm_loadu_si128(hi.as_ptr().cast());
-        _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), bswap)
-    }
-}
-
-/// Stores `X[k] + K` into `table[k]`, `table` pointing to `table[0]` of an area.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn store_wk(table: *mut u8, k: usize, x: __m256i) {
-    // SAFETY: `table[k]` (k < 40) is 32 writable bytes of the buffer and `K2[k]` 32
-    // readable ones; unaligned accesses are allowed.
-    unsafe {
-        let k2 = _mm256_loadu_si256(K2[k].as_ptr().cast());
-        _mm256_storeu_si256(table.add(32 * k).cast(), _mm256_add_epi64(x, k2));
-    }
-}
-
-/// The whole schedule of the pair `a`, `b` into `table` (the first pair, whose schedule
-/// nothing hides), with intrinsics.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn schedule(a: &[u8; 128], b: &[u8; 128], table: *mut u8) {
-    let mut x: [__m256i; 8] = core::array::from_fn(|k| load(a, b, k));
-    for (k, &xk) in x.iter().enumerate() {
-        store_wk(table, k, xk);
-    }
-    for k in 8..40 {
-        let (x8, x7, x4, x3, x1) = (
-            x[k % 8],
-            x[(k + 1) % 8],
-            x[(k + 4) % 8],
-            x[(k + 5) % 8],
-            x[(k + 7) % 8],
-        );
-        let s0in = _mm256_alignr_epi8(x7, x8, 8);
-        let s0 = _mm256_xor_si256(
-            _mm256_xor_si256(_mm256_srli_epi64(s0in, 1), _mm256_slli_epi64(s0in, 63)),
-            _mm256_xor_si256(
-                _mm256_srli_epi64(s0in, 7),
-                _mm256_xor_si256(_mm256_srli_epi64(s0in, 8), _mm256_slli_epi64(s0in, 56)),
-            ),
-        );
-        let s1 = _mm256_xor_si256(
-            _mm256_xor_si256(_mm256_srli_epi64(x1, 19), _mm256_slli_epi64(x1, 45)),
-            _mm256_xor_si256(
-                _mm256_srli_epi64(x1, 6),
-                _mm256_xor_si256(_mm256_srli_epi64(x1, 61), _mm256_slli_epi64(x1, 3)),
-            ),
-        );
-        let w9 = _mm256_alignr_epi8(x3, x4, 8);
-        let xk = _mm256_add_epi64(_mm256_add_epi64(x8, w9), _mm256_add_epi64(s0, s1));
-        x[k % 8] = xk;
-        store_wk(table, k, xk);
-    }
-}
-
-#[target_feature(enable = "avx2,bmi2")]
-fn compress_avx2(state: &mut [u64; 8], blocks: &[[u8; 128]], _t: Avx2Bmi2) {
-    // The speed of this function depends on where its loops fall relative to 64-byte
-    // boundaries (the processor's instruction fetch and decoded-instruction cache work in
-    // such lines). The directive raises the alignment of the function's section to 64
-    // bytes, so the layout measured is the layout every program gets.
-    // SAFETY: an assembler directive; at most 63 bytes of no-ops, run once per call.
-    unsafe { asm!(".p2align 6", options(nomem, nostack, preserves_flags)) };
-    let (pairs, odd) = blocks.as_chunks::<2>();
-    // Unit u: its two blocks, and whether the second is real.
-    let unit = |u: usize| match pairs.get(u) {
-        Some([x, y]) => (x, y, true),
-        None => (&odd[0], &odd[0], false),
-    };
-    let units = pairs.len() + odd.len();
-    if units == 0 {
-        return;
-    }
-    // Rotates each 64-bit word right by 8 bits.
-    let rot8 = _mm256_set_epi64x(
-        0x080f_0e0d_0c0b_0a09,
-        0x0007_0605_0403_0201,
-        0x080f_0e0d_0c0b_0a09,
-        0x0007_0605_0403_0201,
-    );
-    let mut buf = MaybeUninit::<Buf>::uninit();
-    let base = buf.as_mut_ptr().cast::<[u64; 4]>();
-    let table = |area: usize| base.wrapping_add(T_ROW[area]).cast::<u8>();
-    if units > 1 {
-        for &t in &T_ROW {
-            // SAFETY: rows `t + KOFF / 32 ..` + 40 lie in the buffer (see the layout
-            // checks); written through a raw pointer, with no reference to uninitialised
-            // memory.
-            unsafe { core::ptr::copy_nonoverlapping(K2.as_ptr(), base.add(t + KOFF / 32), 40) };
+        for (s, x) in st.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+            *s = s.wrapping_add(x);
         }
     }
-
-    let (blk_a, blk_b, _) = unit(0);
-    schedule(blk_a, blk_b, table(0));
-
-    let mut s = *state;
-    // The ring of schedule vectors of the next pair.
-    let mut y = [_mm256_setzero_si256(); 8];
-    for u in 0..units {
-        // Table rows of the current pair; block `B`'s words are 16 bytes into each row.
-        let cur = table(u % 2);
-        let both = unit(u).2;
-        // The next unit's schedule, if there is one: its first eight vectors are loaded
-        // now (independent work that the processor overlaps with the first rounds), steps
-        // 8..40 run four per group of sixteen rounds from the third group on.
-        let next = u + 1 < units;
-        let tn = table((u + 1) % 2);
-        if next {
-            let (blk_a, blk_b, _) = unit(u + 1);
-            for (k, yk) in y.iter_mut().enumerate() {
-                *yk = load(blk_a, blk_b, k);
-                store_wk(tn, k, *yk);
-            }
-        }
-        // The loop over the blocks must stay a loop (the count is hidden from LLVM): with
-        // the block's code twice, the rounds overflow the processor's decoded-instruction
-        // cache and run slower.
-        let mut tk = if next {
-            tn.wrapping_add(32 * 8)
-        } else {
-            core::ptr::null_mut()
-        };
-        pair!(s, cur, 1 + usize::from(both), y, tk, rot8);
-    }
-    *state = s;
-}
-
-/// One block: no second lane to fill and nothing to hide the schedule behind, so the
-/// portable rounds are faster (inlined here, they get `rorx`): 17 against 18 cycles/byte
-/// for a 128-byte message.
-#[target_feature(enable = "bmi2")]
-#[inline(never)]
-fn one_block(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
-    super::soft::compress512(state, blocks);
+    *state = st;
 }
