@@ -349,10 +349,9 @@ const EDGE_LENS: &[usize] = &[
     0, 1, 55, 56, 57, 63, 64, 65, 111, 112, 113, 119, 120, 127, 128, 129, 191, 192, 255, 256, 257,
 ];
 
-/// Every backend equals soft for every whole number of blocks up to `max` (the wide
-/// kernels work in pairs of blocks and schedule the next pair during the current one, so
-/// odd counts, one pair and several pairs all take different paths), plus and minus a
-/// byte, in one call.
+/// Every backend equals soft for every whole number of blocks up to `max` (a kernel may
+/// treat one block, the last block and runs of blocks differently), plus and minus a byte,
+/// in one call.
 fn block_counts<H: Tested>(block: usize, max: usize) {
     for n in 0..=max {
         for len in [n * block, (n * block).saturating_sub(1), n * block + 1] {
