@@ -523,3 +523,44 @@ fn parallel_gamma_and_ecb_equal_single_thread() {
         assert!(par == one, "{b:?} ecb");
     }
 }
+
+/// GCM over a large buffer (its hash split across threads with `--features parallel`)
+/// equals GCM on a one-thread pool, for every block size and an AAD, both buffers
+/// misaligned to the hash window.
+#[test]
+fn parallel_gcm_equals_single_thread() {
+    let len = 3 * shyfr::mode::PARALLEL_MIN_LEN + 64 * 5 + 7;
+    let data: Vec<u8> = (0..len).map(|i| (i * 29 + i / 509) as u8).collect();
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let two_threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let aad: Vec<u8> = (0..(1 << 20) + 3).map(|i| (i % 253) as u8).collect();
+    macro_rules! check {
+        ($t:ty, $klen:expr, $bl:expr) => {{
+            let k = <$t>::new(&[5u8; $klen]);
+            let bl = $bl;
+            let g = Gcm::new(&k, bl).unwrap();
+            let iv = vec![0x3cu8; bl];
+            let seal = |pool: &rayon::ThreadPool| {
+                let mut buf = data.clone();
+                let tag = pool.install(|| g.seal_in_place(&iv, &aad, &mut buf).unwrap());
+                (buf, tag.as_bytes().to_vec())
+            };
+            let (c1, t1) = seal(&one_thread);
+            let (c2, t2) = seal(&two_threads);
+            assert!(c1 == c2, "{} ciphertext", stringify!($t));
+            assert_eq!(t1, t2, "{} tag", stringify!($t));
+            let mut back = c2.clone();
+            two_threads.install(|| g.open_in_place(&iv, &aad, &mut back, &t2).unwrap());
+            assert!(back == data, "{} open", stringify!($t));
+        }};
+    }
+    check!(Kalyna128_128, 16, 16);
+    check!(Kalyna256_512, 64, 32);
+    check!(Kalyna512_512, 64, 64);
+}

@@ -138,39 +138,82 @@ impl Hash {
     }
 
     fn mul_h(&mut self) {
+        self.y = self.mul(&self.y, &self.h);
+    }
+
+    /// `a * b` in the hash's field (the first `words` words of each; the rest zero).
+    fn mul(&self, a: &[u64; 8], b: &[u64; 8]) -> [u64; 8] {
+        let mut out = [0u64; 8];
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = self.clmul {
             use super::field_x86_pclmul as x;
             match self.words {
-                2 => {
-                    let r = x::mul::<2>(t, &[self.y[0], self.y[1]], &[self.h[0], self.h[1]]);
-                    self.y[..2].copy_from_slice(&r);
-                }
+                2 => out[..2].copy_from_slice(&x::mul::<2>(t, &[a[0], a[1]], &[b[0], b[1]])),
                 4 => {
-                    let a: [u64; 4] = core::array::from_fn(|i| self.y[i]);
-                    let b: [u64; 4] = core::array::from_fn(|i| self.h[i]);
-                    let r = x::mul::<4>(t, &a, &b);
-                    self.y[..4].copy_from_slice(&r);
+                    let (a4, b4): ([u64; 4], [u64; 4]) = (
+                        core::array::from_fn(|i| a[i]),
+                        core::array::from_fn(|i| b[i]),
+                    );
+                    out[..4].copy_from_slice(&x::mul::<4>(t, &a4, &b4));
                 }
-                _ => self.y = x::mul::<8>(t, &self.y, &self.h),
+                _ => out = x::mul::<8>(t, a, b),
             }
-            return;
+            return out;
         }
         match self.words {
-            2 => {
-                let r = field::mul::<2>(&[self.y[0], self.y[1]], &[self.h[0], self.h[1]]);
-                self.y[..2].copy_from_slice(&r);
-            }
+            2 => out[..2].copy_from_slice(&field::mul::<2>(&[a[0], a[1]], &[b[0], b[1]])),
             4 => {
-                let a: [u64; 4] = core::array::from_fn(|i| self.y[i]);
-                let b: [u64; 4] = core::array::from_fn(|i| self.h[i]);
-                let r = field::mul::<4>(&a, &b);
-                self.y[..4].copy_from_slice(&r);
+                let (a4, b4): ([u64; 4], [u64; 4]) = (
+                    core::array::from_fn(|i| a[i]),
+                    core::array::from_fn(|i| b[i]),
+                );
+                out[..4].copy_from_slice(&field::mul::<4>(&a4, &b4));
             }
-            _ => {
-                let r = field::mul::<8>(&self.y, &self.h);
-                self.y = r;
+            _ => out = field::mul::<8>(a, b),
+        }
+        out
+    }
+
+    /// `y = y H^k` (square and multiply on `k`, a public block count).
+    #[cfg(feature = "parallel")]
+    fn mul_h_pow(&mut self, k: usize) {
+        let mut p = self.h;
+        let mut k = k;
+        while k > 0 {
+            if k & 1 == 1 {
+                self.y = self.mul(&self.y, &p);
             }
+            k >>= 1;
+            if k > 0 {
+                p = self.mul(&p, &p);
+            }
+        }
+        zeroize::Zeroize::zeroize(&mut p);
+    }
+
+    /// [`blocks`](Self::blocks) on `data` (whole blocks) split `n` ways across threads:
+    /// each later part is hashed from zero by its own copy of the key, then
+    /// `y = y H^m + y_part` for a part of `m` blocks (the hash is linear in `y`).
+    #[cfg(feature = "parallel")]
+    fn blocks_split(&mut self, data: &[u8], n: usize) {
+        let bl = 8 * self.words;
+        // Parts of whole hash windows (512 bytes) so that every part runs the wide kernel.
+        let unit = 512.max(bl);
+        let units = data.len() / unit;
+        if n <= 1 || units < 2 {
+            self.blocks(data);
+            return;
+        }
+        let (a, b) = data.split_at(units / 2 * unit);
+        let mut tail = self.clone();
+        tail.y = [0; 8];
+        rayon::join(
+            || self.blocks_split(a, n / 2),
+            || tail.blocks_split(b, n - n / 2),
+        );
+        self.mul_h_pow(b.len() / bl);
+        for (y, t) in self.y.iter_mut().zip(&tail.y) {
+            *y ^= t;
         }
     }
 
@@ -179,6 +222,9 @@ impl Hash {
     fn padded(&mut self, data: &[u8], pad80: bool) -> usize {
         let bl = 8 * self.words;
         let whole = data.len() / bl * bl;
+        #[cfg(feature = "parallel")]
+        self.blocks_split(&data[..whole], crate::mode::pieces(whole));
+        #[cfg(not(feature = "parallel"))]
         self.blocks(&data[..whole]);
         let r = data.len() - whole;
         if r == 0 {
