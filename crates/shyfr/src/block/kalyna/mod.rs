@@ -523,22 +523,24 @@ impl Kalyna {
         };
         le_add_words(&mut ctr[..nb], done as u64);
         // The rest: counters written out, encrypted as blocks, XORed in.
-        let mut ks = [0u8; 4096];
-        let chunk = 4096 / bl * bl;
-        let mut off = done * bl;
-        while off < data.len() {
-            let n = chunk.min(data.len() - off);
-            for blk in ks[..n].chunks_exact_mut(bl) {
-                le_add_words(&mut ctr[..nb], 1);
-                for (c, w) in blk.chunks_exact_mut(8).zip(&ctr) {
-                    c.copy_from_slice(&w.to_le_bytes());
+        if done * bl < data.len() {
+            let mut ks = [0u8; 4096];
+            let chunk = 4096 / bl * bl;
+            let mut off = done * bl;
+            while off < data.len() {
+                let n = chunk.min(data.len() - off);
+                for blk in ks[..n].chunks_exact_mut(bl) {
+                    le_add_words(&mut ctr[..nb], 1);
+                    for (c, w) in blk.chunks_exact_mut(8).zip(&ctr) {
+                        c.copy_from_slice(&w.to_le_bytes());
+                    }
                 }
+                self.encrypt_inout(InOut::in_place(&mut ks[..n]));
+                data.xor_at(off, &ks[..n]);
+                off += n;
             }
-            self.encrypt_inout(InOut::in_place(&mut ks[..n]));
-            data.xor_at(off, &ks[..n]);
-            off += n;
+            crate::wipe::wipe(&mut ks);
         }
-        crate::wipe::wipe(&mut ks);
         for (c, w) in counter.chunks_exact_mut(8).zip(&ctr) {
             c.copy_from_slice(&w.to_le_bytes());
         }
