@@ -22,7 +22,7 @@
 //! | backend | needs | bulk layout | few blocks |
 //! |---------|-------|-------------|------------|
 //! | `x86_avx512` | AVX-512 F/VL/BW + VBMI + GFNI | byte-sliced: one zmm per byte position of 64 blocks | natural layout (blocks as in memory, up to 24-32 blocks), and chained kernels for CBC/CFB encryption, OFB, CBC-MAC with the block in one xmm/ymm/zmm |
-//! | `x86_avx2` | AVX2 (GFNI used when present) | byte-sliced: one ymm per byte position of 32 blocks | a padded batch; the chained modes one block at a time in registers (nibble-table S-boxes) |
+//! | `x86_avx2` | AVX2 (GFNI used when present) | byte-sliced: one ymm per byte position of 32 blocks | encryption of up to 4-7 blocks, and the chained modes, one block at a time in registers (nibble-table S-boxes); decryption a padded batch |
 //! | `aarch64_neon` | NEON | byte-sliced: one q register per byte position of 16 blocks | a padded batch |
 //! | `soft` | nothing (portable, bitsliced) | bit planes of 64 columns (32, 16 or 8 blocks) | a padded batch |
 //!

@@ -16,7 +16,9 @@
 //!   blocks inside a row register is permuted, the same way for every row, and undone on
 //!   the way out.
 //!
-//! Fewer than 32 blocks run as a whole batch (the lanes past the data are zero).
+//! Fewer than 32 blocks run as a whole batch (the lanes past the data are zero), except that
+//! encryption of a few blocks (the E(IV) of a CTR, XTS or GCM call, a short message) runs
+//! one block at a time through the one-register kernels of the chained modes below.
 
 // Register arrays are indexed by (column, row) in both orders; index loops read best.
 #![allow(clippy::needless_range_loop)]
