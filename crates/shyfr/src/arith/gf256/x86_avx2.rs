@@ -84,8 +84,16 @@ pub(crate) fn load32(p: &[u8; 32]) -> __m256i {
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn sbox(x: __m256i, s: usize) -> __m256i {
+    sbox_with(x, &NIB.0[s])
+}
+
+/// A 256-entry byte lookup on 32 bytes from sixteen 16-entry `vpshufb` tables (`t[h]`:
+/// the entries `16 h .. 16 h + 16`, per 128-bit lane, so each lane may hold its own
+/// table) and a 4-level blend tree on the high nibble.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn sbox_with(x: __m256i, t: &[[u8; 32]; 16]) -> __m256i {
     let lo = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
-    let t = &NIB.0[s];
     let l: [__m256i; 16] = core::array::from_fn(|h| _mm256_shuffle_epi8(load32(&t[h]), lo));
     // Bits 4, 5, 6, 7 of x moved to bit 7 of each byte for `vpblendvb`.
     let b4 = _mm256_slli_epi16::<3>(x);

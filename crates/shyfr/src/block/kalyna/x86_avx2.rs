@@ -28,7 +28,9 @@ use core::arch::x86_64::*;
 use super::soft::shift;
 use super::Chained as Chain;
 use super::{RoundKeys, MAX_ROUNDS};
-use crate::arith::gf256::x86_avx2::{inv_mix, inv_mix_gfni, load32, mix, sbox, xtime, xtime_gfni};
+use crate::arith::gf256::x86_avx2::{
+    inv_mix, inv_mix_gfni, load32, mix, sbox, sbox_with, xtime, xtime_gfni,
+};
 use crate::inout::InOut;
 
 /// Blocks per batch.
@@ -487,25 +489,7 @@ macro_rules! chain128_kernel {
             });
             // SAFETY: 16 readable bytes of a static table.
             let odd = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
-            let lo4 = _mm256_set1_epi8(0x0f);
-            let pass = |xd: __m256i, p: usize| {
-                let lo = _mm256_and_si256(xd, lo4);
-                let t = &PAIRS.0[p];
-                let l: [__m256i; 16] =
-                    core::array::from_fn(|h| _mm256_shuffle_epi8(load32(&t[h]), lo));
-                let b4 = _mm256_slli_epi16::<3>(xd);
-                let b5 = _mm256_slli_epi16::<2>(xd);
-                let b6 = _mm256_slli_epi16::<1>(xd);
-                let m1: [__m256i; 8] =
-                    core::array::from_fn(|i| _mm256_blendv_epi8(l[2 * i], l[2 * i + 1], b4));
-                let m2: [__m256i; 4] =
-                    core::array::from_fn(|i| _mm256_blendv_epi8(m1[2 * i], m1[2 * i + 1], b5));
-                let m3 = [
-                    _mm256_blendv_epi8(m2[0], m2[1], b6),
-                    _mm256_blendv_epi8(m2[2], m2[3], b6),
-                ];
-                _mm256_blendv_epi8(m3[0], m3[1], xd)
-            };
+            let pass = |xd: __m256i, p: usize| sbox_with(xd, &PAIRS.0[p]);
             let round = |x: __m128i, k: __m128i| {
                 let xd = _mm256_broadcastsi128_si256(x);
                 let (s01, s23) = (pass(xd, 0), pass(xd, 1));
@@ -563,31 +547,78 @@ chain128_kernel!(chain128_gfni, "avx2,gfni", |x: __m128i| {
     _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(crate::arith::gf256::x86_avx2::M2 as i64))
 });
 
-/// For one 256-bit block in a ymm: `[k][0]` the `vpshufb` index of ShiftRows followed by
-/// the column rotation `k` for the bytes whose source is in the same 128-bit lane (0x80,
-/// a zero, elsewhere), `[k][1]` the same for the lane-swapped block.
-static SR_ROT4: [[[u8; 32]; 2]; 8] = {
-    let mut t = [[[0u8; 32]; 2]; 8];
-    let mut k = 0;
-    while k < 8 {
-        let mut p = 0;
-        while p < 32 {
-            let (c, r) = (p / 8, (p + k) % 8);
-            // ShiftRows for four columns: row r comes from column c - r / 2.
-            let src = 8 * ((c + 4 - r / 2) % 4) + r;
-            let same = src / 16 == p / 16;
-            t[k][0][p] = if same { (src % 16) as u8 } else { 0x80 };
-            t[k][1][p] = if same { 0x80 } else { (src % 16) as u8 };
-            p += 1;
-        }
-        k += 1;
+/// The register order of a 256-bit block in its one-block kernel: register byte `i`
+/// (lane `i / 16`, half `i % 16 / 8`, `j = i % 8`) holds row `i / 16 + 2 (i % 16 / 8) +
+/// 4 (j % 2)` of column `j / 2`. Lane 0 then holds the bytes of pi_0 (low half) and pi_2
+/// (high half), lane 1 those of pi_1 and pi_3, so two lane-split lookups (`PAIRS`) cover
+/// the block, as for 128-bit blocks. Returns the natural index (`8 c + r`) of byte `i`.
+const fn order256(i: usize) -> usize {
+    let j = i % 8;
+    8 * (j / 2) + i / 16 + 2 * (i % 16 / 8) + 4 * (j % 2)
+}
+
+/// The register byte of natural byte `n` (the inverse of [`order256`]).
+const fn order256_inv(n: usize) -> usize {
+    let mut i = 0;
+    while order256(i) != n {
+        i += 1;
+    }
+    i
+}
+
+/// A byte permutation of a ymm (`src[i]`: the byte that output byte `i` takes) as two
+/// `vpshufb` indices: `[0]` for the bytes whose source is in the same 128-bit lane, `[1]`
+/// for the others, read from the lane-swapped register (0x80, a zero, elsewhere).
+const fn lane_split(src: [usize; 32]) -> [[u8; 32]; 2] {
+    let mut t = [[0x80u8; 32]; 2];
+    let mut i = 0;
+    while i < 32 {
+        let swapped = (src[i] / 16 != i / 16) as usize;
+        t[swapped][i] = (src[i] % 16) as u8;
+        i += 1;
     }
     t
+}
+
+/// The one-block kernel's permutations for 256-bit blocks: `[k]` for `k` in 0..8 is
+/// ShiftRows followed by the column rotation `k` (row `r` takes row `r + k mod 8`), in
+/// the register order of [`order256`] on both sides; `[8]` takes a block from memory order
+/// to the register order, `[9]` back.
+#[repr(C, align(32))]
+struct Perm256([[[u8; 32]; 2]; 10]);
+
+static PERM256: Perm256 = {
+    let mut t = [[[0u8; 32]; 2]; 10];
+    let mut k = 0;
+    while k < 8 {
+        let mut src = [0usize; 32];
+        let mut i = 0;
+        while i < 32 {
+            let p = order256(i);
+            let (c, r) = (p / 8, (p + k) % 8);
+            // ShiftRows for four columns: row r comes from column c - r / 2.
+            src[i] = order256_inv(8 * ((c + 4 - r / 2) % 4) + r);
+            i += 1;
+        }
+        t[k] = lane_split(src);
+        k += 1;
+    }
+    let (mut to, mut from) = ([0usize; 32], [0usize; 32]);
+    let mut i = 0;
+    while i < 32 {
+        to[i] = order256(i);
+        from[i] = order256_inv(i);
+        i += 1;
+    }
+    t[8] = lane_split(to);
+    t[9] = lane_split(from);
+    Perm256(t)
 };
 
-/// The 256-bit-block sibling of `chain128_kernel`: all four S-boxes on the whole
-/// register (four nibble-table passes), the row's one picked by constant blends, and each
-/// rotation-after-ShiftRows as two `vpshufb` (same lane, swapped lanes) ORed.
+/// The 256-bit-block sibling of `chain128_kernel`: the block kept in the register order
+/// of [`order256`] between the first and the last (modular) key addition, so that the
+/// four S-boxes are two lane-split nibble-table passes and a dword blend, and each
+/// rotation-after-ShiftRows two `vpshufb` (same lane, swapped lanes) ORed.
 macro_rules! chain256_kernel {
     ($name:ident, $features:literal, $dbl:expr) => {
         /// A chained mode over `n` 256-bit blocks with the chaining value `iv` (updated).
@@ -606,33 +637,29 @@ macro_rules! chain256_kernel {
         ) {
             let nr = rk.nr;
             let dbl = $dbl;
-            let keys: [__m256i; MAX_ROUNDS + 1] = core::array::from_fn(|t| {
-                _mm256_set_epi64x(
-                    rk.rk[t][3] as i64,
-                    rk.rk[t][2] as i64,
-                    rk.rk[t][1] as i64,
-                    rk.rk[t][0] as i64,
+            let perm = |x: __m256i, t: &[[u8; 32]; 2]| {
+                let xs = _mm256_permute4x64_epi64::<0x4e>(x);
+                _mm256_or_si256(
+                    _mm256_shuffle_epi8(x, load32(&t[0])),
+                    _mm256_shuffle_epi8(xs, load32(&t[1])),
                 )
-            });
-            let sr: [[__m256i; 2]; 8] = core::array::from_fn(|k| {
-                // SAFETY: 32 readable bytes of a static table, twice.
-                unsafe {
-                    [
-                        _mm256_loadu_si256(SR_ROT4[k][0].as_ptr().cast()),
-                        _mm256_loadu_si256(SR_ROT4[k][1].as_ptr().cast()),
-                    ]
+            };
+            let keys: [__m256i; MAX_ROUNDS + 1] = core::array::from_fn(|t| {
+                let w = &rk.rk[t];
+                let k = _mm256_set_epi64x(w[3] as i64, w[2] as i64, w[1] as i64, w[0] as i64);
+                // The XOR keys in the register order, the modular ones as in memory.
+                if t == 0 || t == nr {
+                    k
+                } else {
+                    perm(k, &PERM256.0[8])
                 }
             });
-            let odd = {
-                // SAFETY: 16 readable bytes of a static table.
-                let o = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
-                _mm256_broadcastsi128_si256(o)
-            };
+            let sr: [[__m256i; 2]; 8] =
+                core::array::from_fn(|k| [load32(&PERM256.0[k][0]), load32(&PERM256.0[k][1])]);
             let round = |x: __m256i, k: __m256i| {
-                let s: [__m256i; 4] = core::array::from_fn(|i| sbox(x, i));
-                let a = _mm256_blendv_epi8(s[0], s[1], odd);
-                let b = _mm256_blendv_epi8(s[2], s[3], odd);
-                let y = _mm256_blend_epi16::<0xaa>(a, b);
+                let (s01, s23) = (sbox_with(x, &PAIRS.0[0]), sbox_with(x, &PAIRS.0[1]));
+                // The high half of each lane holds the bytes of pi_2 / pi_3.
+                let y = _mm256_blend_epi32::<0xcc>(s01, s23);
                 let ys = _mm256_permute4x64_epi64::<0x4e>(y);
                 let q: [__m256i; 8] = core::array::from_fn(|k| {
                     _mm256_or_si256(
@@ -648,13 +675,13 @@ macro_rules! chain256_kernel {
                 let t = _mm256_xor_si256(bb, dbl(t));
                 x3(aa, dbl(t), k)
             };
-            let encrypt = |mut x: __m256i| {
-                x = _mm256_add_epi64(x, keys[0]);
+            let encrypt = |x: __m256i| {
+                let mut x = perm(_mm256_add_epi64(x, keys[0]), &PERM256.0[8]);
                 for r in 1..nr {
                     x = round(x, keys[r]);
                 }
                 x = round(x, _mm256_setzero_si256());
-                _mm256_add_epi64(x, keys[nr])
+                _mm256_add_epi64(perm(x, &PERM256.0[9]), keys[nr])
             };
             chain_blocks!(
                 mode,
@@ -675,45 +702,53 @@ macro_rules! chain256_kernel {
 chain256_kernel!(chain256, "avx2", xtime);
 chain256_kernel!(chain256_gfni, "avx2,gfni", xtime_gfni);
 
-/// For one 512-bit block in two ymm (`A`: columns 0..4, `B`: columns 4..8): `[o][j]` the
-/// `vpshufb` index of ShiftRows for output register `o` from source `j` (`A`, `A` with its
-/// lanes swapped, `B`, `B` swapped), 0x80 (a zero) where the byte comes from elsewhere.
-static SR8: [[[u8; 32]; 4]; 2] = {
-    let mut t = [[[0x80u8; 32]; 4]; 2];
+/// The one-block kernel's permutations for 512-bit blocks, held in two ymm (`A`:
+/// columns 0..4, `B`: columns 4..8), each in the register order of [`order256`].
+/// `sr[o][j]`: the `vpshufb` index of ShiftRows for output register `o` from source `j`
+/// (`A`, `A` with its lanes swapped, `B`, `B` swapped), 0x80 (a zero) where the byte
+/// comes from elsewhere. `rot[k]`: the column rotation `k` (row `r` takes row
+/// `r + k mod 8`) inside a register, read from the register itself for even `k` and from
+/// its lane-swapped copy for odd `k` (even rows sit in lane 0, odd rows in lane 1).
+#[repr(C, align(32))]
+struct Perm512 {
+    sr: [[[u8; 32]; 4]; 2],
+    rot: [[u8; 32]; 8],
+}
+
+static PERM512: Perm512 = {
+    let mut sr = [[[0x80u8; 32]; 4]; 2];
     let mut o = 0;
     while o < 2 {
-        let mut p = 0;
-        while p < 32 {
-            let (c, r) = ((32 * o + p) / 8, p % 8);
+        let mut i = 0;
+        while i < 32 {
+            let p = 32 * o + order256(i);
+            let (c, r) = (p / 8, p % 8);
             // ShiftRows for eight columns: row r comes from column c - r.
             let src = 8 * ((c + 8 - r) % 8) + r;
-            let swapped = (src % 32) / 16 != p / 16;
-            t[o][2 * (src / 32) + swapped as usize][p] = (src % 16) as u8;
-            p += 1;
+            let byte = order256_inv(src % 32);
+            let swapped = (byte / 16 != i / 16) as usize;
+            sr[o][2 * (src / 32) + swapped][i] = (byte % 16) as u8;
+            i += 1;
         }
         o += 1;
     }
-    t
-};
-
-/// `vpshufb` indices of the column rotation `k` (row `r` takes row `r + k mod 8`) in
-/// both lanes.
-static ROT32: [[u8; 32]; 8] = {
-    let mut t = [[0u8; 32]; 8];
+    let mut rot = [[0u8; 32]; 8];
     let mut k = 0;
     while k < 8 {
-        let mut p = 0;
-        while p < 32 {
-            t[k][p] = ((p % 16) / 8 * 8 + (p % 8 + k) % 8) as u8;
-            p += 1;
+        let mut i = 0;
+        while i < 32 {
+            let p = order256(i);
+            rot[k][i] = (order256_inv(8 * (p / 8) + (p % 8 + k) % 8) % 16) as u8;
+            i += 1;
         }
         k += 1;
     }
-    t
+    Perm512 { sr, rot }
 };
 
-/// The 512-bit-block sibling: the block in two ymm, ShiftRows as four `vpshufb` ORed per
-/// register, then the rotations in-lane.
+/// The 512-bit-block sibling: the block in two ymm in the register order of
+/// [`order256`] (two lane-split S-box passes each), ShiftRows as four `vpshufb` ORed per
+/// register, then each rotation one `vpshufb` of the register or of its lane-swapped copy.
 macro_rules! chain512_kernel {
     ($name:ident, $features:literal, $dbl:expr) => {
         /// A chained mode over `n` 512-bit blocks with the chaining value `iv` (updated).
@@ -732,29 +767,38 @@ macro_rules! chain512_kernel {
         ) {
             let nr = rk.nr;
             let dbl = $dbl;
+            let swap = |x: __m256i| _mm256_permute4x64_epi64::<0x4e>(x);
+            let perm = |x: __m256i, t: &[[u8; 32]; 2]| {
+                _mm256_or_si256(
+                    _mm256_shuffle_epi8(x, load32(&t[0])),
+                    _mm256_shuffle_epi8(swap(x), load32(&t[1])),
+                )
+            };
             let keys: [[__m256i; 2]; MAX_ROUNDS + 1] = core::array::from_fn(|t| {
                 let w = &rk.rk[t];
-                [
+                let k = [
                     _mm256_set_epi64x(w[3] as i64, w[2] as i64, w[1] as i64, w[0] as i64),
                     _mm256_set_epi64x(w[7] as i64, w[6] as i64, w[5] as i64, w[4] as i64),
-                ]
+                ];
+                // The XOR keys in the register order, the modular ones as in memory.
+                if t == 0 || t == nr {
+                    k
+                } else {
+                    [perm(k[0], &PERM256.0[8]), perm(k[1], &PERM256.0[8])]
+                }
             });
             let sr: [[__m256i; 4]; 2] =
-                core::array::from_fn(|o| core::array::from_fn(|j| load32(&SR8[o][j])));
-            let rot: [__m256i; 8] = core::array::from_fn(|k| load32(&ROT32[k]));
-            let odd = {
-                // SAFETY: 16 readable bytes of a static table.
-                let o = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
-                _mm256_broadcastsi128_si256(o)
-            };
+                core::array::from_fn(|o| core::array::from_fn(|j| load32(&PERM512.sr[o][j])));
+            let rot: [__m256i; 8] = core::array::from_fn(|k| load32(&PERM512.rot[k]));
             let sub = |x: __m256i| {
-                let s: [__m256i; 4] = core::array::from_fn(|i| sbox(x, i));
-                let a = _mm256_blendv_epi8(s[0], s[1], odd);
-                let b = _mm256_blendv_epi8(s[2], s[3], odd);
-                _mm256_blend_epi16::<0xaa>(a, b)
+                // The high half of each lane holds the bytes of pi_2 / pi_3.
+                _mm256_blend_epi32::<0xcc>(sbox_with(x, &PAIRS.0[0]), sbox_with(x, &PAIRS.0[1]))
             };
             let mix = |y: __m256i, k: __m256i| {
-                let q: [__m256i; 8] = core::array::from_fn(|i| _mm256_shuffle_epi8(y, rot[i]));
+                let ys = swap(y);
+                let q: [__m256i; 8] = core::array::from_fn(|i| {
+                    _mm256_shuffle_epi8(if i % 2 == 0 { y } else { ys }, rot[i])
+                });
                 let x3 = |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c);
                 let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
                 let bb = _mm256_xor_si256(q[5], q[6]);
@@ -765,12 +809,7 @@ macro_rules! chain512_kernel {
             };
             let round = |x: [__m256i; 2], k: [__m256i; 2]| {
                 let y = [sub(x[0]), sub(x[1])];
-                let v = [
-                    y[0],
-                    _mm256_permute4x64_epi64::<0x4e>(y[0]),
-                    y[1],
-                    _mm256_permute4x64_epi64::<0x4e>(y[1]),
-                ];
+                let v = [y[0], swap(y[0]), y[1], swap(y[1])];
                 let shifted: [__m256i; 2] = core::array::from_fn(|o| {
                     let p: [__m256i; 4] =
                         core::array::from_fn(|j| _mm256_shuffle_epi8(v[j], sr[o][j]));
@@ -781,16 +820,16 @@ macro_rules! chain512_kernel {
             let zero = [_mm256_setzero_si256(); 2];
             let encrypt = |x: [__m256i; 2]| {
                 let mut x = [
-                    _mm256_add_epi64(x[0], keys[0][0]),
-                    _mm256_add_epi64(x[1], keys[0][1]),
+                    perm(_mm256_add_epi64(x[0], keys[0][0]), &PERM256.0[8]),
+                    perm(_mm256_add_epi64(x[1], keys[0][1]), &PERM256.0[8]),
                 ];
                 for r in 1..nr {
                     x = round(x, keys[r]);
                 }
                 x = round(x, zero);
                 [
-                    _mm256_add_epi64(x[0], keys[nr][0]),
-                    _mm256_add_epi64(x[1], keys[nr][1]),
+                    _mm256_add_epi64(perm(x[0], &PERM256.0[9]), keys[nr][0]),
+                    _mm256_add_epi64(perm(x[1], &PERM256.0[9]), keys[nr][1]),
                 ]
             };
             let xor2 = |a: [__m256i; 2], b: [__m256i; 2]| {
