@@ -264,14 +264,17 @@ fn run_batch<const DEC: bool>(
 /// Blocks up to which encryption runs one block at a time in registers (the chained
 /// kernels below) rather than as a padded batch of 32, whose cost does not depend on how
 /// many lanes hold data: from the measured costs on Zen 4 (a batch 3,400 / 9,100 / 23,100
-/// cycles for 128- / 256- / 512-bit blocks, one block 580 / 2,000 / 2,850).
+/// cycles for 128- / 256- / 512-bit blocks, one block 580 / 820 / 1,520).
 const fn few_max(nb: usize) -> usize {
     match nb {
         2 => 5,
-        4 => 4,
-        _ => 7,
+        4 => 10,
+        _ => 14,
     }
 }
+
+/// Bytes of the most blocks [`few_max`] allows for any block length.
+const FEW_BYTES: usize = 14 * 64;
 
 /// Encrypts `n` independent blocks one at a time with the chained kernel (CBC encryption
 /// of each block from a zero chaining value is the cipher on it).
@@ -350,7 +353,7 @@ pub(super) fn gamma(rk: &RoundKeys, keys: &Keys, t: Tokens, ctr: &[u64; 8], mut 
         let n = BATCH.min(blocks - j0);
         if n <= few_max(nb) {
             // A few counter blocks, each through the one-block kernel.
-            let mut ks = [0u8; 7 * 64];
+            let mut ks = [0u8; FEW_BYTES];
             let ks = &mut ks[..n * bl];
             for blk in ks.chunks_exact_mut(bl) {
                 super::le_add_words(&mut next[..nb], 1);
