@@ -32,8 +32,8 @@ use super::soft::shift;
 use super::Chained as Chain;
 use super::{RoundKeys, MAX_ROUNDS};
 use crate::arith::gf256::x86_avx512::{
-    inv_mix, mix, nat_inv_mix, nat_mix, nat_mix256, nat_mix512, nat_sbox, nat_sbox256, rot_idx,
-    sbox, table, M4, M5, M6, M7, M8, POS,
+    inv_mix, mix, nat_inv_mix, nat_mix, nat_mix512, nat_sbox, rot_idx, sbox, table, M4, M5, M6, M7,
+    M8, POS,
 };
 use crate::cpu::x86::Avx512VbmiGfni;
 use crate::inout::InOut;
@@ -587,6 +587,27 @@ static SR_ROT128: [[u8; 16]; 8] = {
     t
 };
 
+/// `vpermb` indices of ShiftRows followed by the byte rotation `k` of every column, for a
+/// 256-bit block (as [`SR_ROT128`]).
+static SR_ROT256: [[u8; 32]; 8] = {
+    let mut t = [[0u8; 32]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut p = 0;
+        while p < 32 {
+            let (c, r) = (p / 8, p % 8);
+            let rr = (r + k) % 8;
+            t[k][p] = (8 * ((c + 4 - rr / 2) % 4) + rr) as u8;
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// A zero block: the key operand of [`chain256`]'s last round.
+static ZERO: [u8; 32] = [0; 32];
+
 /// The multiplication matrices of the MixColumns coefficients 5, 8, 6, 7, 4 (in the order
 /// [`chain128`]'s rounds read them).
 static MIX_MAT: [u64; 5] = [M5, M8, M6, M7, M4];
@@ -606,8 +627,8 @@ static MIX_MAT: [u64; 5] = [M5, M8, M6, M7, M4];
 /// `vpternlogd`, two levels. The order of the text matters on Zen 4 (oldest ready op
 /// first): the products before the plain permutes measured 28 cycles a round, the
 /// permutes first 34 (`rdtsc` loop of the round alone).
-macro_rules! round128_text {
-    ($key:literal) => {
+macro_rules! round_text {
+    (x, $key:literal) => {
         concat!(
             "vpmovb2m k5, xmm0\n",
             "vmovdqa64 zmm1, zmm0\n",
@@ -631,31 +652,76 @@ macro_rules! round128_text {
             "vpternlogd xmm4, xmm5, xmm6, 0xfe\n",
             "vpblendmb xmm1{{k5}}, xmm1, xmm4\n",
             "vpternlogd xmm0, xmm1, xmm7, 0xfe\n",
-            "vgf2p8affineqb xmm2, xmm0, qword ptr [{mm}]{{1to2}}, 0\n",
+            "vgf2p8affineqb xmm7, xmm0, qword ptr [{mm} + 32]{{1to2}}, 0\n",
             "vgf2p8affineqb xmm4, xmm0, qword ptr [{mm} + 8]{{1to2}}, 0\n",
             "vgf2p8affineqb xmm5, xmm0, qword ptr [{mm} + 16]{{1to2}}, 0\n",
-            "vgf2p8affineqb xmm6, xmm0, qword ptr [{mm} + 24]{{1to2}}, 0\n",
-            "vgf2p8affineqb xmm7, xmm0, qword ptr [{mm} + 32]{{1to2}}, 0\n",
             "vpshufb xmm1, xmm0, xmmword ptr [{pi}]\n",
             "vpshufb xmm3, xmm0, xmmword ptr [{pi} + 48]\n",
-            "vpshufb xmm0, xmm0, xmmword ptr [{pi} + 16]\n",
-            "vpshufb xmm2, xmm2, xmmword ptr [{pi} + 32]\n",
-            "vpshufb xmm4, xmm4, xmmword ptr [{pi} + 64]\n",
-            "vpshufb xmm5, xmm5, xmmword ptr [{pi} + 80]\n",
-            "vpshufb xmm6, xmm6, xmmword ptr [{pi} + 96]\n",
+            "vgf2p8affineqb xmm2, xmm0, qword ptr [{mm}]{{1to2}}, 0\n",
+            "vgf2p8affineqb xmm6, xmm0, qword ptr [{mm} + 24]{{1to2}}, 0\n",
             "vpshufb xmm7, xmm7, xmmword ptr [{pi} + 112]\n",
-            "vpternlogd xmm0, xmm1, xmm3, 0x96\n",
-            "vpternlogd xmm2, xmm4, xmm5, 0x96\n",
+            "vpshufb xmm6, xmm6, xmmword ptr [{pi} + 96]\n",
+            "vpshufb xmm4, xmm4, xmmword ptr [{pi} + 64]\n",
             "vpternlogd xmm6, xmm7, ",
             $key,
             ", 0x96\n",
+            "vpshufb xmm5, xmm5, xmmword ptr [{pi} + 80]\n",
+            "vpshufb xmm0, xmm0, xmmword ptr [{pi} + 16]\n",
+            "vpshufb xmm2, xmm2, xmmword ptr [{pi} + 32]\n",
+            "vpternlogd xmm2, xmm4, xmm5, 0x96\n",
+            "vpternlogd xmm0, xmm1, xmm3, 0x96\n",
             "vpternlogd xmm0, xmm2, xmm6, 0x96\n",
+        )
+    };
+    (y, $key:literal) => {
+        concat!(
+            "vpmovb2m k5, ymm0\n",
+            "vmovdqa64 zmm1, zmm0\n",
+            "vpermi2b zmm1{{k1}}{{z}}, zmm16, zmm17\n",
+            "vmovdqa64 zmm2, zmm0\n",
+            "vpermi2b zmm2{{k2}}{{z}}, zmm20, zmm21\n",
+            "vmovdqa64 zmm3, zmm0\n",
+            "vpermi2b zmm3{{k3}}{{z}}, zmm24, zmm25\n",
+            "vmovdqa64 zmm4, zmm0\n",
+            "vpermi2b zmm4{{k1}}{{z}}, zmm18, zmm19\n",
+            "vmovdqa64 zmm5, zmm0\n",
+            "vpermi2b zmm5{{k2}}{{z}}, zmm22, zmm23\n",
+            "vmovdqa64 zmm6, zmm0\n",
+            "vpermi2b zmm6{{k3}}{{z}}, zmm26, zmm27\n",
+            "kandnq k6, k5, k4\n",
+            "kandq k7, k5, k4\n",
+            "vmovdqa64 zmm7, zmm0\n",
+            "vpermi2b zmm7{{k6}}{{z}}, zmm28, zmm29\n",
+            "vpermi2b zmm0{{k7}}{{z}}, zmm30, zmm31\n",
+            "vpternlogd ymm1, ymm2, ymm3, 0xfe\n",
+            "vpternlogd ymm4, ymm5, ymm6, 0xfe\n",
+            "vpblendmb ymm1{{k5}}, ymm1, ymm4\n",
+            "vpternlogd ymm0, ymm1, ymm7, 0xfe\n",
+            "vgf2p8affineqb ymm7, ymm0, qword ptr [{mm} + 32]{{1to4}}, 0\n",
+            "vgf2p8affineqb ymm4, ymm0, qword ptr [{mm} + 8]{{1to4}}, 0\n",
+            "vgf2p8affineqb ymm5, ymm0, qword ptr [{mm} + 16]{{1to4}}, 0\n",
+            "vpermb ymm1, ymm8, ymm0\n",
+            "vpermb ymm3, ymm11, ymm0\n",
+            "vgf2p8affineqb ymm2, ymm0, qword ptr [{mm}]{{1to4}}, 0\n",
+            "vgf2p8affineqb ymm6, ymm0, qword ptr [{mm} + 24]{{1to4}}, 0\n",
+            "vpermb ymm7, ymm15, ymm7\n",
+            "vpermb ymm6, ymm14, ymm6\n",
+            "vpermb ymm4, ymm12, ymm4\n",
+            "vpternlogd ymm6, ymm7, ",
+            $key,
+            ", 0x96\n",
+            "vpermb ymm5, ymm13, ymm5\n",
+            "vpermb ymm0, ymm9, ymm0\n",
+            "vpermb ymm2, ymm10, ymm2\n",
+            "vpternlogd ymm2, ymm4, ymm5, 0x96\n",
+            "vpternlogd ymm0, ymm1, ymm3, 0x96\n",
+            "vpternlogd ymm0, ymm2, ymm6, 0x96\n",
         )
     };
 }
 
 /// The chained kernel for 128-bit blocks: the `NR` rounds of one block in one assembly
-/// statement ([`round128_text`]), the tables in `zmm16..zmm31` and the row masks in
+/// statement ([`round_text`]), the tables in `zmm16..zmm31` and the row masks in
 /// `k1..k4` for the whole call, the round keys read from `keys.nat` by the last XOR of
 /// each round (loads off the critical path).
 ///
@@ -686,12 +752,13 @@ unsafe fn chain128<const NR: usize>(
             core::arch::asm!(
                 "vpaddq xmm0, xmm0, xmmword ptr [{rk}]",
                 "add {rk}, 64",
+                ".p2align 5",
                 "2:",
-                round128_text!("xmmword ptr [{rk}]"),
+                round_text!(x, "xmmword ptr [{rk}]"),
                 "add {rk}, 64",
                 "dec {i}",
                 "jnz 2b",
-                round128_text!("xmm8"),
+                round_text!(x, "xmm8"),
                 "vpaddq xmm0, xmm0, xmmword ptr [{rk}]",
                 rk = inout(reg) rk => _,
                 i = inout(reg) NR - 1 => _,
@@ -748,20 +815,110 @@ unsafe fn chain128<const NR: usize>(
     );
 }
 
-chain_kernel!(
-    chain256,
-    4,
-    __m256i,
-    _mm256_loadu_si256,
-    _mm256_storeu_si256,
-    _mm256_xor_si256,
-    _mm256_add_epi64,
-    nat_sbox256,
-    |y, i| _mm256_permutexvar_epi8(i, y),
-    _mm256_ror_epi64,
-    nat_mix256,
-    _mm256_setzero_si256
-);
+/// The chained kernel for 256-bit blocks: the `NR` rounds of one block in one assembly
+/// statement ([`round_text`]), the tables in `zmm16..zmm31` and the row masks in
+/// `k1..k4` for the whole call, the round keys read from `keys.nat` by the last XOR of
+/// each round (loads off the critical path).
+///
+/// # Safety
+/// As for the other chained kernels.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+unsafe fn chain256<const NR: usize>(
+    keys: &Keys,
+    mode: Chain,
+    iv: &mut [u8],
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    const BL: usize = 32;
+    let t: [[__m512i; 4]; 4] = core::array::from_fn(table);
+    let rk = keys.nat.as_ptr().cast::<u8>();
+    // SAFETY: 32 readable bytes of a static table each.
+    let pi: [__m256i; 8] =
+        core::array::from_fn(|k| unsafe { _mm256_loadu_si256(SR_ROT256[k].as_ptr().cast()) });
+    let mm = MIX_MAT.as_ptr().cast::<u8>();
+    let encrypt = |x: __m256i| {
+        let out: __m256i;
+        // SAFETY: the instructions are AVX-512 F/BW/VL, VBMI and GFNI (enabled here) and
+        // base x86-64; they read `keys.nat[0..=NR]` (64 bytes each; the first 32 used),
+        // `MIX_MAT` (40 bytes) and `ZERO` (32 bytes), write no memory and use no stack;
+        // `zmm1..zmm7` and `k5..k7` are declared clobbered; `ymm8..ymm15` hold the
+        // permutation indices.
+        unsafe {
+            core::arch::asm!(
+                "vpaddq ymm0, ymm0, ymmword ptr [{rk}]",
+                "add {rk}, 64",
+                ".p2align 5",
+                "2:",
+                round_text!(y, "ymmword ptr [{rk}]"),
+                "add {rk}, 64",
+                "dec {i}",
+                "jnz 2b",
+                round_text!(y, "ymmword ptr [{z}]"),
+                "vpaddq ymm0, ymm0, ymmword ptr [{rk}]",
+                rk = inout(reg) rk => _,
+                i = inout(reg) NR - 1 => _,
+                mm = in(reg) mm,
+                inout("ymm0") x => out,
+                z = in(reg) ZERO.as_ptr(),
+                in("ymm8") pi[0],
+                in("ymm9") pi[1],
+                in("ymm10") pi[2],
+                in("ymm11") pi[3],
+                in("ymm12") pi[4],
+                in("ymm13") pi[5],
+                in("ymm14") pi[6],
+                in("ymm15") pi[7],
+                in("zmm16") t[0][0],
+                in("zmm17") t[0][1],
+                in("zmm18") t[0][2],
+                in("zmm19") t[0][3],
+                in("zmm20") t[1][0],
+                in("zmm21") t[1][1],
+                in("zmm22") t[1][2],
+                in("zmm23") t[1][3],
+                in("zmm24") t[2][0],
+                in("zmm25") t[2][1],
+                in("zmm26") t[2][2],
+                in("zmm27") t[2][3],
+                in("zmm28") t[3][0],
+                in("zmm29") t[3][1],
+                in("zmm30") t[3][2],
+                in("zmm31") t[3][3],
+                in("k1") POS[0],
+                in("k2") POS[1],
+                in("k3") POS[2],
+                in("k4") POS[3],
+                out("zmm1") _,
+                out("zmm2") _,
+                out("zmm3") _,
+                out("zmm4") _,
+                out("zmm5") _,
+                out("zmm6") _,
+                out("zmm7") _,
+                out("k5") _,
+                out("k6") _,
+                out("k7") _,
+                options(nostack, readonly, preserves_flags),
+            );
+        }
+        out
+    };
+    chain_blocks!(
+        mode,
+        iv,
+        src,
+        dst,
+        n,
+        BL,
+        _mm256_loadu_si256,
+        _mm256_storeu_si256,
+        _mm256_xor_si256,
+        encrypt
+    );
+}
+
 chain_kernel!(
     chain512,
     8,
