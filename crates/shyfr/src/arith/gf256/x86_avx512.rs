@@ -40,6 +40,9 @@ pub(crate) static TABLES: Tables = Tables([
 pub(crate) const M2: u64 = gfni_mul_matrix(2);
 pub(crate) const M4: u64 = gfni_mul_matrix(4);
 pub(crate) const M8: u64 = gfni_mul_matrix(8);
+pub(crate) const M5: u64 = gfni_mul_matrix(5);
+pub(crate) const M6: u64 = gfni_mul_matrix(6);
+pub(crate) const M7: u64 = gfni_mul_matrix(7);
 pub(crate) const MINV: [u64; 8] = {
     let mut m = [0u64; 8];
     let mut i = 0;
@@ -195,81 +198,12 @@ pub(crate) fn nat_inv_mix(x: __m512i, ri: &[__m512i; 8]) -> __m512i {
     xor3(a, b, _mm512_xor_si512(t(6), t(7)))
 }
 
-// ---- One block of 128 or 256 bits in an xmm / ymm register (the serial modes, where
-// latency rules). The table lookups need the 128-entry `vpermi2b` of a zmm (the index is
-// the block's register seen as a zmm; its upper lanes are don't-care); everything else runs
-// on the narrow register, which Zen 4 issues twice as fast as a (double-pumped) zmm and
-// whose latency does not include the second half.
-
-/// The four S-boxes on one 128-bit block (byte `8 q + r` is row `r` of column `q`):
-/// both halves of every table looked up, the half chosen per byte by `vpblendvb` on the
-/// input's top bit (no mask register on the path), then the table per row by constant
-/// blends.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-pub(crate) fn nat_sbox128(x: __m128i, t: &[[__m512i; 4]; 4]) -> __m128i {
-    let xi = _mm512_castsi128_si512(x);
-    let s: [__m128i; 4] = core::array::from_fn(|s| {
-        let lo = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t[s][0], xi, t[s][1]));
-        let hi = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t[s][2], xi, t[s][3]));
-        _mm_blendv_epi8(lo, hi, x)
-    });
-    let a = _mm_mask_blend_epi8(POS[1] as __mmask16, s[0], s[1]);
-    let b = _mm_mask_blend_epi8(POS[3] as __mmask16, s[2], s[3]);
-    _mm_blend_epi16::<0xaa>(a, b)
-}
-
-/// [`nat_sbox128`] on one 256-bit block.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-pub(crate) fn nat_sbox256(x: __m256i, t: &[[__m512i; 4]; 4]) -> __m256i {
-    let xi = _mm512_castsi256_si512(x);
-    let s: [__m256i; 4] = core::array::from_fn(|s| {
-        let lo = _mm512_castsi512_si256(_mm512_permutex2var_epi8(t[s][0], xi, t[s][1]));
-        let hi = _mm512_castsi512_si256(_mm512_permutex2var_epi8(t[s][2], xi, t[s][3]));
-        _mm256_blendv_epi8(lo, hi, x)
-    });
-    let a = _mm256_mask_blend_epi8(POS[1] as __mmask32, s[0], s[1]);
-    let b = _mm256_mask_blend_epi8(POS[3] as __mmask32, s[2], s[3]);
-    _mm256_blend_epi16::<0xaa>(a, b)
-}
-
-/// MixColumns of one 128-bit block given its eight byte permutations `q[k]` (row `r` of
+/// MixColumns of one 512-bit block given its eight byte permutations `q[k]` (row `r` of
 /// every column taking row `r + k` of the same column, after whatever byte permutation the
 /// caller folded in, e.g. ShiftRows), XORed with `k`:
 /// `q0 + q1 + 5 q2 + q3 + 8 q4 + 6 q5 + 7 q6 + 4 q7`, grouped as
-/// `(q0 + q1 + q3) + (q2 + q6 + k) + 2 (q5 + q6) + 4 (q2 + q5 + q6 + q7) + 8 q4`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-pub(crate) fn nat_mix128(q: [__m128i; 8], k: __m128i) -> __m128i {
-    let gf = |x: __m128i, m: u64| _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(m as i64));
-    let x3 = |a, b, c| _mm_ternarylogic_epi32::<0x96>(a, b, c);
-    let s56 = _mm_xor_si128(q[5], q[6]);
-    let g2 = gf(s56, M2);
-    let g4 = gf(x3(q[2], q[7], s56), M4);
-    let g8 = gf(q[4], M8);
-    let a = x3(q[0], q[1], q[3]);
-    let b = x3(q[2], q[6], k);
-    x3(x3(g2, a, b), g4, g8)
-}
-
-/// [`nat_mix128`] on one 256-bit block.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-pub(crate) fn nat_mix256(q: [__m256i; 8], k: __m256i) -> __m256i {
-    let gf =
-        |x: __m256i, m: u64| _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(m as i64));
-    let x3 = |a, b, c| _mm256_ternarylogic_epi32::<0x96>(a, b, c);
-    let s56 = _mm256_xor_si256(q[5], q[6]);
-    let g2 = gf(s56, M2);
-    let g4 = gf(x3(q[2], q[7], s56), M4);
-    let g8 = gf(q[4], M8);
-    let a = x3(q[0], q[1], q[3]);
-    let b = x3(q[2], q[6], k);
-    x3(x3(g2, a, b), g4, g8)
-}
-
-/// [`nat_mix128`] on one 512-bit block.
+/// `(q0 + q1 + q3) + (q2 + q6 + k) + 2 (q5 + q6) + 4 (q2 + q5 + q6 + q7) + 8 q4`. (The
+/// 128- and 256-bit blocks' rounds are assembly, in Kalyna's `chain128` / `chain256`.)
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
 pub(crate) fn nat_mix512(q: [__m512i; 8], k: __m512i) -> __m512i {
