@@ -42,15 +42,17 @@
 //!
 //! | variant | `x86_avx512` ECB / CTR / decrypt | `x86_avx2` ECB | `soft` ECB | Crypto++ 8.7 ECB |
 //! |---------|------|------|------|------|
-//! | 128/128 | 1.60 / 1.68 / 2.11 | 6.8 | 60 | 13.2 |
-//! | 128/256 | 2.10 / 2.19 / 2.83 | 9.2 | 82 | 21.3 |
-//! | 256/256 | 2.68 / 2.72 / 3.47 | 9.6 | 82 | 15.3 |
-//! | 256/512 | 3.31 / 3.35 / 4.32 | 12.1 | 105 | 19.2 |
-//! | 512/512 | 3.48 / 3.47 / 4.58 | 12.0 | 105 | 17.6 |
+//! | 128/128 | 1.60 / 1.68 / 2.11 | 6.6 | 60 | 13.2 |
+//! | 128/256 | 2.10 / 2.19 / 2.83 | 9.0 | 82 | 21.3 |
+//! | 256/256 | 2.68 / 2.72 / 3.47 | 8.9 | 82 | 15.3 |
+//! | 256/512 | 3.31 / 3.35 / 4.32 | 11.3 | 105 | 19.2 |
+//! | 512/512 | 3.48 / 3.47 / 4.58 | 11.3 | 105 | 17.6 |
 //!
-//! One block at a time (CBC encryption, CMAC) is bound by the latency of the natural-layout
-//! round on `x86_avx512`: about 31 cycles per byte for 128-bit blocks, 14.5 for 512-bit
-//! ones (Crypto++: 14 and 18). The other backends run a padded batch per block there.
+//! One block at a time (CBC/CFB encryption, OFB, CMAC) is bound by the latency of a
+//! round: on `x86_avx512` CBC runs 17.3 cycles per byte for 128/128, 26.8 for 128/256,
+//! 14.4 for 256/256, 17.7 for 256/512 and 11.5 for 512/512 (Crypto++ 8.7: 13.9, 21.7,
+//! 15.8, 19.6, 17.6); on `x86_avx2` (with GFNI) 36.8, 51.0, 25.5, 32.5 and 23.8. `soft` runs a
+//! padded batch per block there.
 //!
 //! ```
 //! use shyfr::kalyna::{Kalyna, Kalyna256_512};

@@ -805,7 +805,7 @@ unsafe fn chain128<const NR: usize>(
                 out("k5") _,
                 out("k6") _,
                 out("k7") _,
-                options(nostack, readonly, preserves_flags),
+                options(nostack, readonly),
             );
         }
         out
@@ -909,7 +909,7 @@ unsafe fn chain256<const NR: usize>(
                 out("k5") _,
                 out("k6") _,
                 out("k7") _,
-                options(nostack, readonly, preserves_flags),
+                options(nostack, readonly),
             );
         }
         out
