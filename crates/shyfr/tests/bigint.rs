@@ -97,6 +97,12 @@ fn arithmetic_matches_num_bigint() {
                     let (x, y) = m.pow_pair(&cb, &eb, &m2, &db, &eb);
                     assert_eq!(to_big(&x), c.modpow(&e, &n), "pair x {bits} {b:?}");
                     assert_eq!(to_big(&y), d.modpow(&e, &n2), "pair y {bits} {b:?}");
+                    // The same with a public exponent (65537 and a random full-width one).
+                    for (pe, pb) in [(&e65537, BigUint::from(65537u32)), (&ev, e.clone())] {
+                        let (x, y) = m.pow_pair_vartime(&cb, &m2, &db, pe);
+                        assert_eq!(to_big(&x), c.modpow(&pb, &n), "pair vt x {bits} {b:?}");
+                        assert_eq!(to_big(&y), d.modpow(&pb, &n2), "pair vt y {bits} {b:?}");
+                    }
                 }
                 // Inverse modulo an odd modulus.
                 let inv = m.inv(&cb);
