@@ -75,6 +75,25 @@ fn arithmetic_matches_num_bigint() {
                 let eb = from_big(&e, l);
                 assert_eq!(to_big(&m.reduce(&ab)), &a % &n, "reduce {bits} {b:?}");
                 assert_eq!(to_big(&m.mul(&ab, &cb)), (&a * &c) % &n, "mul {bits} {b:?}");
+                // Montgomery form: one operand in form gives the plain product, both in
+                // form the form of the product (the RSA blinding pair's squaring).
+                let (cf, df) = (m.mont_form(&cb), m.mont_form(&db));
+                assert_eq!(
+                    to_big(&m.mont_mul(&cf, &db)),
+                    (&c * &d) % &n,
+                    "mont {bits} {b:?}"
+                );
+                assert_eq!(
+                    to_big(&m.mont_mul(&cb, &df)),
+                    (&c * &d) % &n,
+                    "mont {bits} {b:?}"
+                );
+                let cdf = m.mont_mul(&cf, &df);
+                assert_eq!(
+                    to_big(&m.mont_mul(&cdf, &BoxedUint::from_u64(1, 1))),
+                    (&c * &d) % &n,
+                    "mont form {bits} {b:?}"
+                );
                 assert_eq!(to_big(&m.add(&cb, &db)), (&c + &d) % &n, "add {bits}");
                 assert_eq!(to_big(&m.sub(&cb, &db)), (&c + &n - &d) % &n, "sub {bits}");
                 assert_eq!(

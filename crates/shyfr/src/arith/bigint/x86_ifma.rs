@@ -241,6 +241,37 @@ impl Params {
         r
     }
 
+    /// `a b / R' mod n` for `a, b < n` (constant time): one almost-Montgomery product
+    /// (`R'` is this backend's Montgomery radix; see [`Modulus::mont_form`]).
+    pub(crate) fn mont_mul(&self, a: &BoxedUint, b: &BoxedUint) -> BoxedUint {
+        let d = self.regs * 4;
+        let mut ad = to_digits(a.as_limbs(), d);
+        let mut bd = to_digits(b.as_limbs(), d);
+        let mut out = vec![0u64; d];
+        macro_rules! go {
+            ($($r:literal)*) => {
+                match self.regs {
+                    $(
+                        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+                        $r => unsafe { amm1::<$r>(&mut out, &ad, &bd, &NRegs::<$r>::new(&self.n, self.k0)) },
+                    )*
+                    _ => unreachable!(),
+                }
+            };
+        }
+        let _ = self.token;
+        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
+        // The product is below 2n: one conditional subtraction.
+        let r = self.finish(&out);
+        wipe(&mut [&mut ad, &mut bd, &mut out]);
+        r
+    }
+
+    /// `R'^2 mod n` in limbs.
+    pub(crate) fn rr_limbs(&self) -> BoxedUint {
+        BoxedUint::from_limbs(&from_digits(&self.rr, self.n_limbs.len()))
+    }
+
     /// `a b mod n` for `a, b < n` (constant time): two almost-Montgomery products, by `b`
     /// and by `R'^2`.
     pub(crate) fn mul(&self, a: &BoxedUint, b: &BoxedUint) -> BoxedUint {
@@ -266,7 +297,7 @@ impl Params {
         r
     }
 
-    /// Digits of a value in `[0, n]` to the fully reduced residue in limbs.
+    /// Digits of a value in `[0, 2n)` to the fully reduced residue in limbs.
     fn finish(&self, digits: &[u64]) -> BoxedUint {
         let l = self.n_limbs.len();
         let mut v = from_digits(digits, l + 1);
