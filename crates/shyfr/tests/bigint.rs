@@ -75,6 +75,25 @@ fn arithmetic_matches_num_bigint() {
                 let eb = from_big(&e, l);
                 assert_eq!(to_big(&m.reduce(&ab)), &a % &n, "reduce {bits} {b:?}");
                 assert_eq!(to_big(&m.mul(&ab, &cb)), (&a * &c) % &n, "mul {bits} {b:?}");
+                // Montgomery form: one operand in form gives the plain product, both in
+                // form the form of the product (the RSA blinding pair's squaring).
+                let (cf, df) = (m.mont_form(&cb), m.mont_form(&db));
+                assert_eq!(
+                    to_big(&m.mont_mul(&cf, &db)),
+                    (&c * &d) % &n,
+                    "mont {bits} {b:?}"
+                );
+                assert_eq!(
+                    to_big(&m.mont_mul(&cb, &df)),
+                    (&c * &d) % &n,
+                    "mont {bits} {b:?}"
+                );
+                let cdf = m.mont_mul(&cf, &df);
+                assert_eq!(
+                    to_big(&m.mont_mul(&cdf, &BoxedUint::from_u64(1, 1))),
+                    (&c * &d) % &n,
+                    "mont form {bits} {b:?}"
+                );
                 assert_eq!(to_big(&m.add(&cb, &db)), (&c + &d) % &n, "add {bits}");
                 assert_eq!(to_big(&m.sub(&cb, &db)), (&c + &n - &d) % &n, "sub {bits}");
                 assert_eq!(
@@ -97,6 +116,12 @@ fn arithmetic_matches_num_bigint() {
                     let (x, y) = m.pow_pair(&cb, &eb, &m2, &db, &eb);
                     assert_eq!(to_big(&x), c.modpow(&e, &n), "pair x {bits} {b:?}");
                     assert_eq!(to_big(&y), d.modpow(&e, &n2), "pair y {bits} {b:?}");
+                    // The same with a public exponent (65537 and a random full-width one).
+                    for (pe, pb) in [(&e65537, BigUint::from(65537u32)), (&ev, e.clone())] {
+                        let (x, y) = m.pow_pair_vartime(&cb, &m2, &db, pe);
+                        assert_eq!(to_big(&x), c.modpow(&pb, &n), "pair vt x {bits} {b:?}");
+                        assert_eq!(to_big(&y), d.modpow(&pb, &n2), "pair vt y {bits} {b:?}");
+                    }
                 }
                 // Inverse modulo an odd modulus.
                 let inv = m.inv(&cb);

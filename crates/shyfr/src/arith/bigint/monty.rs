@@ -114,7 +114,7 @@ impl Modulus {
             ifma: None,
         };
         let mut one = BoxedUint::zero(l);
-        m.mont_mul(
+        m.mont_mul_limbs(
             &mut one.limbs,
             &m.rr.limbs,
             &BoxedUint::from_u64(1, l).limbs,
@@ -157,7 +157,7 @@ impl Modulus {
 
     /// `r = a b R^{-1} mod n` for `a < R`, `b < n` (limb slices of the modulus's width).
     #[inline]
-    pub(crate) fn mont_mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
+    pub(crate) fn mont_mul_limbs(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
         match self.kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Ifma(t) => x86_adx::mont_mul(r, a, b, &self.n.limbs, self.n0, t.adx()),
@@ -177,12 +177,12 @@ impl Modulus {
         if let Kernel::Adx(t) = self.kernel {
             return x86_adx::mont_sqr(r, a, &self.n.limbs, self.n0, t);
         }
-        self.mont_mul(r, a, a)
+        self.mont_mul_limbs(r, a, a)
     }
 
     fn mont_mul_new(&self, a: &[u64], b: &[u64]) -> BoxedUint {
         let mut r = BoxedUint::zero(self.nlimbs());
-        self.mont_mul(&mut r.limbs, a, b);
+        self.mont_mul_limbs(&mut r.limbs, a, b);
         r
     }
 
@@ -212,8 +212,30 @@ impl Modulus {
             return r;
         }
         let chunks = x.limbs.len().div_ceil(l).max(1);
-        let mut acc = BoxedUint::zero(l);
         let mut chunk = BoxedUint::zero(l);
+        if self.bits == l * LIMB_BITS {
+            // n fills its top limb: every chunk is below R < 2n, reduced by one conditional
+            // subtraction, and Horner's rule takes one Montgomery multiplication a chunk,
+            // acc R = mont(acc, R^2) (one instead of five for a residue of twice n's width,
+            // the RSA CRT's reductions modulo p and q).
+            let mut acc = BoxedUint::zero(l);
+            for c in (0..chunks).rev() {
+                let lo = c * l;
+                let hi = (lo + l).min(x.limbs.len());
+                chunk.limbs.fill(0);
+                chunk.limbs[..hi - lo].copy_from_slice(&x.limbs[lo..hi]);
+                let mut cr = BoxedUint::zero(l);
+                soft::final_sub(&mut cr.limbs, &chunk.limbs, 0, &self.n.limbs);
+                acc = if c == chunks - 1 {
+                    cr
+                } else {
+                    let shifted = self.mont_mul_new(&acc.limbs, &self.rr.limbs);
+                    self.add_raw(&shifted, &cr)
+                };
+            }
+            return acc;
+        }
+        let mut acc = BoxedUint::zero(l);
         for c in (0..chunks).rev() {
             let lo = c * l;
             let hi = (lo + l).min(x.limbs.len());
@@ -270,6 +292,31 @@ impl Modulus {
         self.mont_mul_new(&am.limbs, &b.limbs)
     }
 
+    /// `a` (a residue `< n`) in the Montgomery form of this modulus's backend, `a R mod n`
+    /// for the backend's radix `R` (`2^(64 L)` on the limb kernels, `2^(52 S)` on
+    /// `x86_ifma`): the operand of [`mont_mul`](Self::mont_mul), which then multiplies
+    /// with one Montgomery product instead of the two of [`mul`](Self::mul).
+    pub fn mont_form(&self, a: &BoxedUint) -> BoxedUint {
+        let a = self.fit(a);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = &self.ifma {
+            return p.mont_mul(&a, &p.rr_limbs());
+        }
+        self.to_mont(&a.limbs)
+    }
+
+    /// `a b R^{-1} mod n` for residues `a, b < n` (constant time), with the radix of
+    /// [`mont_form`](Self::mont_form): `a b mod n` when one operand is in Montgomery form,
+    /// the Montgomery form of `a b` when both are.
+    pub fn mont_mul(&self, a: &BoxedUint, b: &BoxedUint) -> BoxedUint {
+        let (a, b) = (self.fit(a), self.fit(b));
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = &self.ifma {
+            return p.mont_mul(&a, &b);
+        }
+        self.mont_mul_new(&a.limbs, &b.limbs)
+    }
+
     /// `base^exp mod n` in constant time: the run time depends on the widths of `base`,
     /// `exp` and `n` only (every exponent bit up to `exp`'s width is processed, the table
     /// of powers is read entirely for each window).
@@ -294,7 +341,7 @@ impl Modulus {
         table[l..2 * l].copy_from_slice(&bm.limbs);
         for i in 2..size {
             let (done, rest) = table.split_at_mut(i * l);
-            self.mont_mul(&mut rest[..l], &done[(i - 1) * l..i * l], &bm.limbs);
+            self.mont_mul_limbs(&mut rest[..l], &done[(i - 1) * l..i * l], &bm.limbs);
         }
         let mut acc = BoxedUint::zero(l);
         let mut tmp = BoxedUint::zero(l);
@@ -311,7 +358,7 @@ impl Modulus {
                 self.mont_sqr(&mut tmp.limbs, &acc.limbs);
                 core::mem::swap(&mut acc, &mut tmp);
             }
-            self.mont_mul(&mut tmp.limbs, &acc.limbs, &entry.limbs);
+            self.mont_mul_limbs(&mut tmp.limbs, &acc.limbs, &entry.limbs);
             core::mem::swap(&mut acc, &mut tmp);
         }
         zeroize::Zeroize::zeroize(&mut table[..]);
@@ -353,6 +400,28 @@ impl Modulus {
         (self.pow(b1, e1), other.pow(b2, e2))
     }
 
+    /// `(b1^e mod self, b2^e mod other)` for a **public** exponent `e` (square-and-multiply
+    /// that branches on its bits; the bases may be secret); on the `x86_ifma` backend two
+    /// moduli of the same digit count run interleaved in one loop (the check of an RSA
+    /// CRT result modulo both primes).
+    pub fn pow_pair_vartime(
+        &self,
+        b1: &BoxedUint,
+        other: &Modulus,
+        b2: &BoxedUint,
+        e: &BoxedUint,
+    ) -> (BoxedUint, BoxedUint) {
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(p1), Some(p2)) = (&self.ifma, &other.ifma) {
+            if let Some(r) =
+                x86_ifma::Params::pow_pair_vartime(p1, &self.reduce(b1), p2, &other.reduce(b2), e)
+            {
+                return r;
+            }
+        }
+        (self.pow_vartime(b1, e), other.pow_vartime(b2, e))
+    }
+
     /// `base^exp mod n` for a **public** exponent: square-and-multiply that branches on
     /// the exponent's bits (the base may be secret; its arithmetic is constant time).
     pub fn pow_vartime(&self, base: &BoxedUint, exp: &BoxedUint) -> BoxedUint {
@@ -377,10 +446,10 @@ impl Modulus {
                     // leaves Montgomery form on the way: (x R) b R^-1 = x b, one
                     // multiplication less than by `bm` and back (3 % of an RSA-4096
                     // verification).
-                    self.mont_mul(&mut tmp.limbs, &acc.limbs, &b.limbs);
+                    self.mont_mul_limbs(&mut tmp.limbs, &acc.limbs, &b.limbs);
                     return tmp;
                 }
-                self.mont_mul(&mut tmp.limbs, &acc.limbs, &bm.limbs);
+                self.mont_mul_limbs(&mut tmp.limbs, &acc.limbs, &bm.limbs);
                 core::mem::swap(&mut acc, &mut tmp);
             }
         }
@@ -541,6 +610,9 @@ pub(super) fn self_test_agrees(backend: Backend) -> bool {
             == sw.pow_vartime(&a, &BoxedUint::from_u64(65537, 1));
         let (x, y) = hw.pow_pair(&a, &e, &hw2, &b, &e);
         ok &= x == sw.pow(&a, &e) && y == sw2.pow(&b, &e);
+        let f4 = BoxedUint::from_u64(65537, 1);
+        let (x, y) = hw.pow_pair_vartime(&a, &hw2, &b, &f4);
+        ok &= x == sw.pow_vartime(&a, &f4) && y == sw2.pow_vartime(&b, &f4);
     }
     ok
 }
@@ -581,7 +653,7 @@ mod speed {
                 for _ in 0..50 {
                     let t = cpu_ns();
                     for _ in 0..reps {
-                        m.mont_mul(&mut r, &a.limbs, &a.limbs);
+                        m.mont_mul_limbs(&mut r, &a.limbs, &a.limbs);
                         core::hint::black_box(&mut r);
                     }
                     ns = ns.min((cpu_ns() - t) as f64 / reps as f64);

@@ -177,6 +177,46 @@ impl Params {
         Some(r)
     }
 
+    /// `(b1^e mod n1, b2^e mod n2)` for a **public** exponent, both in one loop, when the
+    /// two moduli have the same digit count; else `None`.
+    pub(crate) fn pow_pair_vartime(
+        p1: &Params,
+        b1: &BoxedUint,
+        p2: &Params,
+        b2: &BoxedUint,
+        e: &BoxedUint,
+    ) -> Option<(BoxedUint, BoxedUint)> {
+        if p1.regs != p2.regs || p1.steps != p2.steps {
+            return None;
+        }
+        let d = p1.regs * 4;
+        let mut bd1 = to_digits(b1.as_limbs(), d);
+        let mut bd2 = to_digits(b2.as_limbs(), d);
+        let mut o1 = vec![0u64; d];
+        let mut o2 = vec![0u64; d];
+        let x = Pair {
+            n: [&p1.n, &p2.n],
+            k0: [p1.k0, p2.k0],
+            rr: [&p1.rr, &p2.rr],
+        };
+        macro_rules! go {
+            ($($r:literal)*) => {
+                match p1.regs {
+                    $(
+                        // SAFETY: `p1.token` proves AVX-512F/VL and IFMA.
+                        $r => unsafe { pow2_vartime::<$r>([&mut o1, &mut o2], [&bd1, &bd2], e, &x) },
+                    )*
+                    _ => unreachable!(),
+                }
+            };
+        }
+        let _ = p1.token;
+        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
+        let r = (p1.finish(&o1), p2.finish(&o2));
+        wipe(&mut [&mut bd1, &mut bd2, &mut o1, &mut o2]);
+        Some(r)
+    }
+
     /// `b^e mod n` for `b < n` and a **public** exponent (square-and-multiply that branches
     /// on the bits of `e`).
     pub(crate) fn pow_vartime(&self, b: &BoxedUint, e: &BoxedUint) -> BoxedUint {
@@ -199,6 +239,37 @@ impl Params {
         let r = self.finish(&out);
         wipe(&mut [&mut bd, &mut out]);
         r
+    }
+
+    /// `a b / R' mod n` for `a, b < n` (constant time): one almost-Montgomery product
+    /// (`R'` is this backend's Montgomery radix; see [`Modulus::mont_form`]).
+    pub(crate) fn mont_mul(&self, a: &BoxedUint, b: &BoxedUint) -> BoxedUint {
+        let d = self.regs * 4;
+        let mut ad = to_digits(a.as_limbs(), d);
+        let mut bd = to_digits(b.as_limbs(), d);
+        let mut out = vec![0u64; d];
+        macro_rules! go {
+            ($($r:literal)*) => {
+                match self.regs {
+                    $(
+                        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+                        $r => unsafe { amm1::<$r>(&mut out, &ad, &bd, &NRegs::<$r>::new(&self.n, self.k0)) },
+                    )*
+                    _ => unreachable!(),
+                }
+            };
+        }
+        let _ = self.token;
+        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
+        // The product is below 2n: one conditional subtraction.
+        let r = self.finish(&out);
+        wipe(&mut [&mut ad, &mut bd, &mut out]);
+        r
+    }
+
+    /// `R'^2 mod n` in limbs.
+    pub(crate) fn rr_limbs(&self) -> BoxedUint {
+        BoxedUint::from_limbs(&from_digits(&self.rr, self.n_limbs.len()))
     }
 
     /// `a b mod n` for `a, b < n` (constant time): two almost-Montgomery products, by `b`
@@ -226,7 +297,7 @@ impl Params {
         r
     }
 
-    /// Digits of a value in `[0, n]` to the fully reduced residue in limbs.
+    /// Digits of a value in `[0, 2n)` to the fully reduced residue in limbs.
     fn finish(&self, digits: &[u64]) -> BoxedUint {
         let l = self.n_limbs.len();
         let mut v = from_digits(digits, l + 1);
@@ -996,6 +1067,44 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
     ]);
 }
 
+/// Two exponentiations by the same **public** exponent, both halves in every register
+/// (square-and-multiply that branches on the bits of `e`).
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn pow2_vartime<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: &BoxedUint, x: &Pair<'_>) {
+    let d2 = 8 * N;
+    let mut np = interleave(x.n[0], x.n[1]);
+    let st = steps(bit_len(x.n[0]));
+    debug_assert_eq!(st, steps(bit_len(x.n[1])));
+    let nr = PRegs::<N>::new(&np, x.k0, st);
+    let mut one = vec![0u64; d2];
+    one[0] = 1;
+    one[1] = 1;
+    let mut rr = interleave(x.rr[0], x.rr[1]);
+    let mut bp = interleave(b[0], b[1]);
+    let mut acc = vec![0u64; d2];
+    let mut bm = vec![0u64; d2];
+    let mut tmp = vec![0u64; d2];
+    let bits = e.bits_vartime();
+    if bits == 0 {
+        ammp(&mut acc, &one, &rr, &nr); // R' mod n: 1
+    } else {
+        ammp(&mut bm, &bp, &rr, &nr); // b R' mod n
+        acc.copy_from_slice(&bm);
+    }
+    for i in (0..bits.saturating_sub(1)).rev() {
+        ammp_sqr(&mut tmp, &acc, &nr);
+        core::mem::swap(&mut acc, &mut tmp);
+        if e.bit(i) == 1 {
+            ammp(&mut tmp, &acc, &bm, &nr);
+            core::mem::swap(&mut acc, &mut tmp);
+        }
+    }
+    ammp(&mut tmp, &acc, &one, &nr);
+    let [o0, o1] = out;
+    deinterleave(&tmp, o0, o1);
+    wipe(&mut [&mut acc, &mut bm, &mut tmp, &mut np, &mut rr, &mut bp]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1182,6 +1291,53 @@ mod tests {
             }
             assert_eq!((p0, p1), (r0, r1), "N={N}");
         }
+    }
+
+    /// The paired public-exponent exponentiation equals two single ones (65537, a random
+    /// four-limb exponent, 1 and 0).
+    fn pow_vartime_paired_eq_single<const N: usize>() {
+        let d = 4 * N;
+        let mut rng = Rng(0x5eed ^ N as u64);
+        let bits = 208 * N - 2;
+        let (n0, k00) = modulus(&mut rng, d, bits);
+        let (n1, k01) = modulus(&mut rng, d, bits);
+        let rr0 = dec_d(&n0);
+        let rr1 = rng.digits(d, bits - 1);
+        let x = Pair {
+            n: [&n0, &n1],
+            k0: [k00, k01],
+            rr: [&rr0, &rr1],
+        };
+        let exps = [
+            BoxedUint::from_u64(65537, 1),
+            BoxedUint::from_limbs(&[rng.next(), rng.next(), rng.next(), rng.next()]),
+            BoxedUint::from_u64(1, 1),
+            BoxedUint::zero(1),
+        ];
+        let mut checked = 0;
+        for e in &exps {
+            let b0 = rng.digits(d, bits - 1);
+            let b1 = dec_d(&n1);
+            let (mut r0, mut r1) = (vec![0u64; d], vec![0u64; d]);
+            let (mut p0, mut p1) = (vec![0u64; d], vec![0u64; d]);
+            // SAFETY: the caller checked the IFMA token.
+            unsafe {
+                pow1_vartime::<N>(&mut r0, &b0, e, &n0, k00, &rr0);
+                pow1_vartime::<N>(&mut r1, &b1, e, &n1, k01, &rr1);
+                pow2_vartime::<N>([&mut p0, &mut p1], [&b0, &b1], e, &x);
+            }
+            assert_eq!((p0, p1), (r0, r1), "N={N}");
+            checked += 1;
+        }
+        assert_eq!(checked, 4);
+    }
+
+    #[test]
+    fn pow2_vartime_matches_pow1_vartime() {
+        if Ifma::get().is_none() {
+            return;
+        }
+        each_n!(pow_vartime_paired_eq_single);
     }
 
     #[test]

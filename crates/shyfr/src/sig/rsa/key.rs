@@ -149,7 +149,9 @@ fn trim(x: BoxedUint) -> BoxedUint {
     x.resize(l).expect("only zero limbs dropped")
 }
 
-/// The blinding pair `(r^e mod n, r^{-1} mod n)` and how often it was used.
+/// The blinding pair `(r^e mod n, r^{-1} mod n)`, both in the Montgomery form of the
+/// public modulus (so that each use and each squaring is one Montgomery product,
+/// [`Modulus::mont_mul`]), and how often it was used.
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
 struct Blinding {
     a: BoxedUint,
@@ -160,6 +162,10 @@ struct Blinding {
 /// Uses of one blinding pair (squared after each use) before a fresh random one is drawn.
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
 const BLINDING_REFRESH: u32 = 64;
+
+/// Draws of a blinding value in a row whose inverse fails its check before the private
+/// operation gives up (a check fails by chance with probability about `2^-(bits/2)`).
+const BLINDING_TRIES: u32 = 8;
 
 /// An RSA private key with its CRT values. Every secret is zeroed on drop.
 ///
@@ -415,22 +421,18 @@ impl RsaPrivateKey {
         c: &BoxedUint,
     ) -> Result<BoxedUint, Error> {
         let pk = &self.public;
-        let bl = self.take_blinding(rng);
-        let cb = pk.m.mul(c, &bl.a);
-        let (m1, m2) = self.mp.pow_pair(&cb, &self.dp, &self.mq, &cb, &self.dq);
-        // h = qinv (m1 - m2) mod p; m = m2 + h q
-        let m2p = self.mp.reduce(&m2);
-        let h = self.mp.mul(&self.qinv, &self.mp.sub(&m1, &m2p));
-        let hq = h.mul(&self.q);
-        let mb = hq.add(&m2);
-        let mb = match mb.resize(pk.n.nlimbs()) {
-            Ok(v) => v,
-            Err(_) => return Err(Error::ComputationFault),
-        };
-        // Check before release: mb^e == cb (mod n).
-        let back = pk.m.pow_vartime(&mb, &pk.e);
-        let ok = back.ct_eq(&cb) & mb.ct_lt(&pk.n);
-        let m = pk.m.mul(&mb, &bl.ai);
+        let bl = self.take_blinding(rng)?;
+        let cb = pk.m.mont_mul(c, &bl.a);
+        let (cbp, cbq) = (self.mp.reduce(&cb), self.mq.reduce(&cb));
+        let (m1, m2) = self.mp.pow_pair(&cbp, &self.dp, &self.mq, &cbq, &self.dq);
+        let mb = self.crt_combine(&m1, &m2).ok_or(Error::ComputationFault)?;
+        // Check before release: mb^e == cb modulo p and modulo q, which is mb^e == cb
+        // (mod n), on the recombined result; both halves in one paired loop on
+        // `x86_ifma`, each product of half the width (the public operation modulo n
+        // alone takes 7.6 us at 2048 bits and 16 us at 3072 on Zen 4).
+        let (bp, bq) = self.mp.pow_pair_vartime(&mb, &self.mq, &mb, &pk.e);
+        let ok = bp.ct_eq(&cbp) & bq.ct_eq(&cbq) & mb.ct_lt(&pk.n);
+        let m = pk.m.mont_mul(&mb, &bl.ai);
         self.put_blinding(bl);
         if ok {
             Ok(m)
@@ -439,34 +441,66 @@ impl RsaPrivateKey {
         }
     }
 
-    fn fresh_blinding<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Blinding {
+    /// `m < n` with `m = m1 (mod p)`, `m = m2 (mod q)` for `m1 < p`, `m2 < q` (Garner:
+    /// `m = m2 + q (qinv (m1 - m2) mod p)`); `None` if the sum does not fit `n`'s width
+    /// (only after a fault).
+    fn crt_combine(&self, m1: &BoxedUint, m2: &BoxedUint) -> Option<BoxedUint> {
+        let m2p = self.mp.reduce(m2);
+        let h = self.mp.mul(&self.qinv, &self.mp.sub(m1, &m2p));
+        h.mul(&self.q).add(m2).resize(self.public.n.nlimbs()).ok()
+    }
+
+    /// A fresh pair `(r^e, r^{-1})` for a random `r`. The inverse is
+    /// `r^(p-2) mod p` and `r^(q-2) mod q` (Fermat) recombined: one paired constant-time
+    /// exponentiation, the cost of one private operation, against about three for the
+    /// binary inversion modulo `n` (`Modulus::inv`: about 4 % of the samples of RSA-3072
+    /// signing in a profile, spread over the 64 uses of a pair, on `x86_ifma`).
+    ///
+    /// A value `r` not coprime to `n` (which reveals a factor; probability about
+    /// `2^-(bits/2)`) is drawn again; after [`BLINDING_TRIES`] failed checks in a row the
+    /// arithmetic is taken to be faulty ([`Error::ComputationFault`]).
+    fn fresh_blinding<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Result<Blinding, Error> {
         let pk = &self.public;
-        loop {
+        let two = BoxedUint::from_u64(2, 1);
+        let (pm2, _) = self.p.sub(&two);
+        let (qm2, _) = self.q.sub(&two);
+        let one = BoxedUint::from_u64(1, 1);
+        for _ in 0..BLINDING_TRIES {
             let r = prime::random_bits(pk.bits(), pk.n.nlimbs(), rng);
             if r.is_zero() || !r.ct_lt(&pk.n) {
                 continue;
             }
-            if let Some(ai) = pk.m.inv(&r) {
-                let a = pk.m.pow_vartime(&r, &pk.e);
-                return Blinding { a, ai, uses: 0 };
+            let (ip, iq) = self.mp.pow_pair(&r, &pm2, &self.mq, &r, &qm2);
+            let Some(ai) = self.crt_combine(&ip, &iq) else {
+                continue;
+            };
+            // r ai = 1 exactly when gcd(r, n) = 1 (otherwise r, and so ai, is 0 modulo p
+            // or q: the only outcome the timing shows). It also checks the inverse: one
+            // wrong half of it would make every unblinded result wrong modulo one prime
+            // only, which gives away the other.
+            if pk.m.mul(&r, &ai).ct_eq(&one) {
+                let a = pk.m.mont_form(&pk.m.pow_vartime(&r, &pk.e));
+                let ai = pk.m.mont_form(&ai);
+                return Ok(Blinding { a, ai, uses: 0 });
             }
         }
+        Err(Error::ComputationFault)
     }
 
     #[cfg(feature = "std")]
-    fn take_blinding<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Blinding {
+    fn take_blinding<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Result<Blinding, Error> {
         let cached = match self.blinding.try_lock() {
             Ok(mut g) => g.take(),
             Err(_) => None,
         };
         match cached {
-            Some(b) if b.uses < BLINDING_REFRESH => b,
+            Some(b) if b.uses < BLINDING_REFRESH => Ok(b),
             _ => self.fresh_blinding(rng),
         }
     }
 
     #[cfg(not(feature = "std"))]
-    fn take_blinding<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Blinding {
+    fn take_blinding<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Result<Blinding, Error> {
         self.fresh_blinding(rng)
     }
 
@@ -474,8 +508,8 @@ impl RsaPrivateKey {
     fn put_blinding(&self, b: Blinding) {
         let m = &self.public.m;
         let next = Blinding {
-            a: m.mul(&b.a, &b.a),
-            ai: m.mul(&b.ai, &b.ai),
+            a: m.mont_mul(&b.a, &b.a),
+            ai: m.mont_mul(&b.ai, &b.ai),
             uses: b.uses + 1,
         };
         if let Ok(mut g) = self.blinding.try_lock() {
@@ -539,16 +573,37 @@ mod tests {
     }
     impl rand_core::TryCryptoRng for Lcg {}
 
-    /// A fault in a CRT half (here: a wrong `dp`) is caught before anything is released.
+    /// A fault in a CRT half (here: a wrong `dp` or `dq`) is caught before anything is released.
     #[test]
     fn fault_is_caught() {
         let mut rng = Lcg(7);
         for &b in Backend::ALL.iter().filter(|b| b.is_available()) {
-            let mut key = RsaPrivateKey::generate_with_backend(1024, 65537, b, &mut rng).unwrap();
+            let key = RsaPrivateKey::generate_with_backend(1024, 65537, b, &mut rng).unwrap();
             let x = alloc::vec![0x42u8; key.size()];
             assert!(key.raw_private(&mut rng, &x).is_ok());
-            key.dp.limbs_mut()[0] ^= 2;
-            assert_eq!(key.raw_private(&mut rng, &x), Err(Error::ComputationFault));
+            // Either half: the check runs modulo p and modulo q.
+            for half in 0..2 {
+                let mut bad = key.clone();
+                let d = if half == 0 { &mut bad.dp } else { &mut bad.dq };
+                d.limbs_mut()[0] ^= 2;
+                assert_eq!(bad.raw_private(&mut rng, &x), Err(Error::ComputationFault));
+            }
+        }
+    }
+
+    /// A wrong blinding inverse (here from a wrong `p`, whose `p - 2` gives the inverse
+    /// modulo `p`) is caught: the private operation fails instead of releasing a result
+    /// that is wrong modulo `p` only.
+    #[test]
+    fn wrong_blinding_inverse_is_caught() {
+        let mut rng = Lcg(11);
+        for &b in Backend::ALL.iter().filter(|b| b.is_available()) {
+            let key = RsaPrivateKey::generate_with_backend(1024, 65537, b, &mut rng).unwrap();
+            let x = alloc::vec![0x42u8; key.size()];
+            assert!(key.clone().raw_private(&mut rng, &x).is_ok());
+            let mut bad = key.clone();
+            bad.p.limbs_mut()[0] ^= 4;
+            assert_eq!(bad.raw_private(&mut rng, &x), Err(Error::ComputationFault));
         }
     }
 
