@@ -14,11 +14,13 @@
 //!
 //! On the benchmark machine (AMD Zen 3, 16 KiB messages) SHA-256 runs at 2.03 cycles/byte
 //! with `x86_shani` and 13.3 with `soft`; SHA-512 at 8.1 with `soft`. On AMD Zen 4,
-//! SHA-512 with `x86_avx512`: 38.5 cycles/byte for 16-byte messages, 4.67 for 1 KiB, 4.09
-//! for 16 KiB (`shyfr-bench --per-call`, 3.7 GHz assumed; OpenSSL 3.0 in the same run 92,
-//! 5.6, 4.29). With AVX-512 masked (`SHYFR_CPU=-avx512f`, OpenSSL's AVX-512 masked too),
-//! `x86_avx2`: 38.2, 5.11 and 4.36 (OpenSSL 95, 5.69, 4.31; aws-lc-rs 55 at 16 bytes),
+//! SHA-512 with `x86_avx512`: 36.3 cycles/byte for 16-byte messages, 4.63 for 1 KiB, 3.96
+//! for 16 KiB (`shyfr-bench --per-call`, 3.7 GHz assumed, 2026-11-26; OpenSSL 3.0 in the
+//! same run 92, 5.57, 4.25: 1.07x at 16 KiB). With AVX-512 masked (`SHYFR_CPU=-avx512f`),
+//! `x86_avx2`: 36.3, 4.81 and 4.05 (OpenSSL 92, 5.57, 4.24; aws-lc-rs 54 at 16 bytes),
 //! where the kernel that computed the next pair's schedule measured 61, 6.1 and 4.50.
+//! Both weave the schedule into the rounds (see `x86_avx2`), which took 16 KiB from 4.09
+//! (`x86_avx512`) and 4.36 (`x86_avx2`) cycles/byte.
 //!
 //! SHA-2 uses only additions, rotations and bitwise logic, so every backend runs in time
 //! that depends only on the length of the input.

@@ -16,9 +16,17 @@
 //! AVX-512 masked, 16 KiB 3% and 16 bytes 3% faster, 256 bytes 3% slower, in the same
 //! runs).
 //!
-//! This file also holds the round text (`round_text`) and the group text (`group_text`)
-//! that `x86_avx512` uses with its own, shorter step text: the two backends differ only
-//! in the step.
+//! The schedule instructions are woven into the rounds (`weave_text`): one after every
+//! three round instructions, a step's `lo` half in the first of its two rounds and its
+//! `hi` half in the second. On AMD Zen 4 with AVX-512 masked that made this kernel 7%
+//! faster at 16 KiB (49,450 `rdtsc` ticks against 46,050, best of 375 calls) and 3% to 6%
+//! faster from 16 bytes to 1 KiB (`shyfr-bench --per-call`, against the steps placed
+//! whole after their two rounds): when a step's fifteen vector instructions came in one
+//! run, they took dispatch slots from the rounds in bursts.
+//!
+//! This file also holds the round text (`round_text`), the weave and the group texts
+//! (`group_text`, `paired_group_text`) that `x86_avx512` uses with its own, shorter step
+//! text: the two backends differ only in the step.
 //!
 //! The rounds (`round_text`) are ordered as OpenSSL's AVX2/BMI2 rounds are (the order,
 //! not their code): each round leaves `Σ0(a)` for the next to add, which starts on its
@@ -60,39 +68,69 @@ pub(super) fn compress(t: Avx2Bmi2, state: &mut [u64; 8], blocks: &[[u8; 128]]) 
 /// ran at the same speed on AMD Zen 4 with `x86_avx512`; each further instruction costs
 /// about 3.5%: adding `Ch` and `Σ1` to `d` and `h` separately, which shortens the path
 /// from `e` to the new `e` by a cycle at the price of two additions, was 7% slower.)
+///
+/// Zen 4 runs rotations (`rorx`, `ror`) on two of its four integer ALUs (measured: two a
+/// cycle, against four for `xor`, `andn` or a two-register `lea`), so a round's six
+/// rotations hold those two for three cycles. Measured on 2026-11-26 with `x86_avx512`
+/// (16 KiB, `rdtsc` ticks, before the weave; this order 46,566): 80 random orders
+/// of the same instructions that keep their dependences, 46,644 to 57,720; about 90 moves
+/// of one instruction from this order, none faster (most the same to the tick, some up to
+/// 7.5% slower); `Σ0` added to the new `a` in its own round, 2.7% slower; two `nop`s a
+/// round, 2.2% slower (dispatch slots count, so the two moves do too).
 #[rustfmt::skip]
 macro_rules! round_text {
     ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident $bc:ident $ab:ident
-     $go:literal $off:literal) => {
-        concat!(
-            "add {", stringify!($h), "}, qword ptr [{wk} + ", stringify!($go), " + ", stringify!($off), "]\n",
-            "mov {x4}, {", stringify!($f), "}\n",
-            "xor {x4}, {", stringify!($g), "}\n",
-            "rorx {x0}, {", stringify!($e), "}, 41\n",
-            "rorx {", stringify!($ab), "}, {", stringify!($e), "}, 18\n",
-            "and {x4}, {", stringify!($e), "}\n",
-            "add {", stringify!($a), "}, {x1}\n",
-            "xor {x4}, {", stringify!($g), "}\n",
-            "xor {x0}, {", stringify!($ab), "}\n",
-            "rorx {x1}, {", stringify!($e), "}, 14\n",
-            "add {", stringify!($h), "}, {x4}\n",
-            "xor {x0}, {x1}\n",
-            "mov {", stringify!($ab), "}, {", stringify!($a), "}\n",
-            "rorx {x4}, {", stringify!($a), "}, 39\n",
-            "add {", stringify!($h), "}, {x0}\n",
-            "xor {", stringify!($ab), "}, {", stringify!($b), "}\n",
-            "rorx {x1}, {", stringify!($a), "}, 34\n",
-            "rorx {x0}, {", stringify!($a), "}, 28\n",
-            "add {", stringify!($d), "}, {", stringify!($h), "}\n",
-            "and {", stringify!($bc), "}, {", stringify!($ab), "}\n",
-            "xor {x1}, {x4}\n",
-            "xor {", stringify!($bc), "}, {", stringify!($b), "}\n",
-            "xor {x1}, {x0}\n",
-            "add {", stringify!($h), "}, {", stringify!($bc), "}\n",
-        )
+     $go:literal $off:literal $(, $v:expr)* $(,)?) => {
+        weave_text!([
+            concat!("add {", stringify!($h), "}, qword ptr [{wk} + ", stringify!($go), " + ", stringify!($off), "]\n"),
+            concat!("mov {x4}, {", stringify!($f), "}\n"),
+            concat!("xor {x4}, {", stringify!($g), "}\n"),
+            concat!("rorx {x0}, {", stringify!($e), "}, 41\n"),
+            concat!("rorx {", stringify!($ab), "}, {", stringify!($e), "}, 18\n"),
+            concat!("and {x4}, {", stringify!($e), "}\n"),
+            concat!("add {", stringify!($a), "}, {x1}\n"),
+            concat!("xor {x4}, {", stringify!($g), "}\n"),
+            concat!("xor {x0}, {", stringify!($ab), "}\n"),
+            concat!("rorx {x1}, {", stringify!($e), "}, 14\n"),
+            concat!("add {", stringify!($h), "}, {x4}\n"),
+            concat!("xor {x0}, {x1}\n"),
+            concat!("mov {", stringify!($ab), "}, {", stringify!($a), "}\n"),
+            concat!("rorx {x4}, {", stringify!($a), "}, 39\n"),
+            concat!("add {", stringify!($h), "}, {x0}\n"),
+            concat!("xor {", stringify!($ab), "}, {", stringify!($b), "}\n"),
+            concat!("rorx {x1}, {", stringify!($a), "}, 34\n"),
+            concat!("rorx {x0}, {", stringify!($a), "}, 28\n"),
+            concat!("add {", stringify!($d), "}, {", stringify!($h), "}\n"),
+            concat!("and {", stringify!($bc), "}, {", stringify!($ab), "}\n"),
+            concat!("xor {x1}, {x4}\n"),
+            concat!("xor {", stringify!($bc), "}, {", stringify!($b), "}\n"),
+            concat!("xor {x1}, {x0}\n"),
+            concat!("add {", stringify!($h), "}, {", stringify!($bc), "}\n"),
+        ] [$($v,)*])
     };
 }
 pub(super) use round_text;
+
+/// Three round instructions, then one schedule instruction, until one list runs out; then
+/// the rest of the other. (A round is 24 instructions: eight places for schedule
+/// instructions; `x86_avx2`'s longer halves put the rest after the round.)
+#[rustfmt::skip]
+macro_rules! weave_text {
+    ([$r0:expr, $r1:expr, $r2:expr, $($r:expr,)*] [$v:expr, $($w:expr,)*]) => {
+        concat!($r0, $r1, $r2, $v, weave_text!([$($r,)*] [$($w,)*]))
+    };
+    ([$($r:expr,)*] [$($w:expr,)*]) => { concat!($($r,)* $($w,)*) };
+}
+pub(super) use weave_text;
+
+/// Schedule instructions `$v`: woven into the round `$round` (the arguments of
+/// `round_text`) if one is given, else on their own.
+#[rustfmt::skip]
+macro_rules! with_round {
+    ((), $($v:expr),* $(,)?) => { concat!($($v),*) };
+    (($($round:tt)+), $($v:expr),* $(,)?) => { round_text!($($round)+, $($v),*) };
+}
+pub(super) use with_round;
 
 /// Sixteen rounds (group `$go / 128`) with the eight schedule steps that make the next
 /// group's words, one whole step (`$step!(lo, ..)` then `$step!(hi, ..)`) after every two
@@ -100,50 +138,85 @@ pub(super) use round_text;
 /// `X[k]`, `k = 8 + 8 g + j`, from the ring operands `$x8 = X[k-8]` (which becomes
 /// `X[k]`), `$x7 = X[k-7]`, `$x4 = X[k-4]`, `$x3 = X[k-3]`, `$x1 = X[k-1]` and
 /// `$x6 = X[k-6]`, and stores
-/// `X[k] + K[2k..2k+2]` at `{wk} + 128 + $go + 16 j`. (On Zen 4 with `x86_avx512` a 16 KiB
-/// message took 47,050 `rdtsc` ticks so, 49,190 with half a step after every round,
-/// 47,350 with the step between the two rounds, 48,860 with two steps after every four
-/// rounds.)
+/// `X[k] + K[2k..2k+2]` at `{wk} + 128 + $go + 16 j`. Each step is woven into its two
+/// rounds: its `lo` half into the first (`$step!(lo, .., ; round)` hands the round to
+/// `round_text`), its `hi` half into the second. (On Zen 4 with `x86_avx512`, 16 KiB in
+/// `rdtsc` ticks, in the lab harness of 2026-11-26: woven 44,750-44,850; the whole step
+/// after its two rounds (`paired_group_text`) 46,566; the same with the step before its
+/// two rounds 46,670; woven one vector instruction after every two round instructions
+/// 45,916; each step cut in two, three, four or eight pieces spread over its rounds
+/// 46,748, 46,410, 46,826, 45,890; no step at all (wrong digests, for timing) 44,720, so
+/// woven the schedule costs nothing measurable. Earlier, with the whole step after its
+/// rounds: 47,050 so, 49,190 with half a step after every round, 47,350 with the step
+/// between the two rounds, 48,860 with two steps after every four rounds.)
 #[rustfmt::skip]
 macro_rules! group_text {
     ($step:ident, $go:literal) => {
         concat!(
-            round_text!(a b c d e f g h bc t0 $go 0),
-            round_text!(h a b c d e f g t0 bc $go 8),
-            $step!(lo, $go 0, y0 y1 y4 y5 y7 y2),
-            $step!(hi, $go 0, y0 y1 y4 y5 y7 y2),
-            round_text!(g h a b c d e f bc t0 $go 16),
-            round_text!(f g h a b c d e t0 bc $go 24),
-            $step!(lo, $go 1, y1 y2 y5 y6 y0 y3),
-            $step!(hi, $go 1, y1 y2 y5 y6 y0 y3),
-            round_text!(e f g h a b c d bc t0 $go 32),
-            round_text!(d e f g h a b c t0 bc $go 40),
-            $step!(lo, $go 2, y2 y3 y6 y7 y1 y4),
-            $step!(hi, $go 2, y2 y3 y6 y7 y1 y4),
-            round_text!(c d e f g h a b bc t0 $go 48),
-            round_text!(b c d e f g h a t0 bc $go 56),
-            $step!(lo, $go 3, y3 y4 y7 y0 y2 y5),
-            $step!(hi, $go 3, y3 y4 y7 y0 y2 y5),
-            round_text!(a b c d e f g h bc t0 $go 64),
-            round_text!(h a b c d e f g t0 bc $go 72),
-            $step!(lo, $go 4, y4 y5 y0 y1 y3 y6),
-            $step!(hi, $go 4, y4 y5 y0 y1 y3 y6),
-            round_text!(g h a b c d e f bc t0 $go 80),
-            round_text!(f g h a b c d e t0 bc $go 88),
-            $step!(lo, $go 5, y5 y6 y1 y2 y4 y7),
-            $step!(hi, $go 5, y5 y6 y1 y2 y4 y7),
-            round_text!(e f g h a b c d bc t0 $go 96),
-            round_text!(d e f g h a b c t0 bc $go 104),
-            $step!(lo, $go 6, y6 y7 y2 y3 y5 y0),
-            $step!(hi, $go 6, y6 y7 y2 y3 y5 y0),
-            round_text!(c d e f g h a b bc t0 $go 112),
-            round_text!(b c d e f g h a t0 bc $go 120),
-            $step!(lo, $go 7, y7 y0 y3 y4 y6 y1),
-            $step!(hi, $go 7, y7 y0 y3 y4 y6 y1),
+            $step!(lo, $go 0, y0 y1 y4 y5 y7 y2; a b c d e f g h bc t0 $go 0),
+            $step!(hi, $go 0, y0 y1 y4 y5 y7 y2; h a b c d e f g t0 bc $go 8),
+            $step!(lo, $go 1, y1 y2 y5 y6 y0 y3; g h a b c d e f bc t0 $go 16),
+            $step!(hi, $go 1, y1 y2 y5 y6 y0 y3; f g h a b c d e t0 bc $go 24),
+            $step!(lo, $go 2, y2 y3 y6 y7 y1 y4; e f g h a b c d bc t0 $go 32),
+            $step!(hi, $go 2, y2 y3 y6 y7 y1 y4; d e f g h a b c t0 bc $go 40),
+            $step!(lo, $go 3, y3 y4 y7 y0 y2 y5; c d e f g h a b bc t0 $go 48),
+            $step!(hi, $go 3, y3 y4 y7 y0 y2 y5; b c d e f g h a t0 bc $go 56),
+            $step!(lo, $go 4, y4 y5 y0 y1 y3 y6; a b c d e f g h bc t0 $go 64),
+            $step!(hi, $go 4, y4 y5 y0 y1 y3 y6; h a b c d e f g t0 bc $go 72),
+            $step!(lo, $go 5, y5 y6 y1 y2 y4 y7; g h a b c d e f bc t0 $go 80),
+            $step!(hi, $go 5, y5 y6 y1 y2 y4 y7; f g h a b c d e t0 bc $go 88),
+            $step!(lo, $go 6, y6 y7 y2 y3 y5 y0; e f g h a b c d bc t0 $go 96),
+            $step!(hi, $go 6, y6 y7 y2 y3 y5 y0; d e f g h a b c t0 bc $go 104),
+            $step!(lo, $go 7, y7 y0 y3 y4 y6 y1; c d e f g h a b bc t0 $go 112),
+            $step!(hi, $go 7, y7 y0 y3 y4 y6 y1; b c d e f g h a t0 bc $go 120),
         )
     };
 }
 pub(super) use group_text;
+
+/// `group_text` with each step after its two rounds instead of woven into them: two rounds,
+/// then the step's `lo` and `hi` halves (the layout before the weave; `x86_avx512` keeps
+/// it for calls of fewer than 32 blocks, see there).
+#[rustfmt::skip]
+macro_rules! paired_group_text {
+    ($step:ident, $go:literal) => {
+        concat!(
+            round_text!(a b c d e f g h bc t0 $go 0),
+            round_text!(h a b c d e f g t0 bc $go 8),
+            $step!(lo, $go 0, y0 y1 y4 y5 y7 y2;),
+            $step!(hi, $go 0, y0 y1 y4 y5 y7 y2;),
+            round_text!(g h a b c d e f bc t0 $go 16),
+            round_text!(f g h a b c d e t0 bc $go 24),
+            $step!(lo, $go 1, y1 y2 y5 y6 y0 y3;),
+            $step!(hi, $go 1, y1 y2 y5 y6 y0 y3;),
+            round_text!(e f g h a b c d bc t0 $go 32),
+            round_text!(d e f g h a b c t0 bc $go 40),
+            $step!(lo, $go 2, y2 y3 y6 y7 y1 y4;),
+            $step!(hi, $go 2, y2 y3 y6 y7 y1 y4;),
+            round_text!(c d e f g h a b bc t0 $go 48),
+            round_text!(b c d e f g h a t0 bc $go 56),
+            $step!(lo, $go 3, y3 y4 y7 y0 y2 y5;),
+            $step!(hi, $go 3, y3 y4 y7 y0 y2 y5;),
+            round_text!(a b c d e f g h bc t0 $go 64),
+            round_text!(h a b c d e f g t0 bc $go 72),
+            $step!(lo, $go 4, y4 y5 y0 y1 y3 y6;),
+            $step!(hi, $go 4, y4 y5 y0 y1 y3 y6;),
+            round_text!(g h a b c d e f bc t0 $go 80),
+            round_text!(f g h a b c d e t0 bc $go 88),
+            $step!(lo, $go 5, y5 y6 y1 y2 y4 y7;),
+            $step!(hi, $go 5, y5 y6 y1 y2 y4 y7;),
+            round_text!(e f g h a b c d bc t0 $go 96),
+            round_text!(d e f g h a b c t0 bc $go 104),
+            $step!(lo, $go 6, y6 y7 y2 y3 y5 y0;),
+            $step!(hi, $go 6, y6 y7 y2 y3 y5 y0;),
+            round_text!(c d e f g h a b bc t0 $go 112),
+            round_text!(b c d e f g h a t0 bc $go 120),
+            $step!(lo, $go 7, y7 y0 y3 y4 y6 y1;),
+            $step!(hi, $go 7, y7 y0 y3 y4 y6 y1;),
+        )
+    };
+}
+pub(super) use paired_group_text;
 
 /// The last sixteen rounds (group 4), which make no schedule.
 #[rustfmt::skip]
@@ -181,53 +254,53 @@ pub(super) use last_group_text;
 /// lane), and leaves the next step's in `{v3}`, which the odd step's `lo` adds.
 #[rustfmt::skip]
 macro_rules! step_avx2_text {
-    (lo, $go:tt $j:tt, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident $x6:ident) => {
-        step_avx2_text!(@lo $j, $x8 $x7 $x4 $x3 $x6)
+    (lo, $go:tt $j:tt, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident $x6:ident; $($round:tt)*) => {
+        step_avx2_text!(@lo $j, $x8 $x7 $x4 $x3 $x6; $($round)*)
     };
-    (@lo 0, $($r:ident)*) => { step_avx2_text!(@even $($r)*) };
-    (@lo 2, $($r:ident)*) => { step_avx2_text!(@even $($r)*) };
-    (@lo 4, $($r:ident)*) => { step_avx2_text!(@even $($r)*) };
-    (@lo 6, $($r:ident)*) => { step_avx2_text!(@even $($r)*) };
-    (@lo $j:tt, $($r:ident)*) => { step_avx2_text!(@odd $($r)*) };
-    (@even $x8:ident $x7:ident $x4:ident $x3:ident $x6:ident) => {
-        concat!(
-            "vinserti128 {v0:y}, {", stringify!($x8), ":y}, {", stringify!($x7), "}, 1\n",
-            "vinserti128 {v1:y}, {", stringify!($x7), ":y}, {", stringify!($x6), "}, 1\n",
-            "vpalignr {v0:y}, {v1:y}, {v0:y}, 8\n",
-            "vpsrlq {v1:y}, {v0:y}, 1\n",
-            "vpsllq {v2:y}, {v0:y}, 63\n",
-            "vpxor {v1:y}, {v1:y}, {v2:y}\n",
-            "vpsrlq {v2:y}, {v0:y}, 7\n",
-            "vpxor {v1:y}, {v1:y}, {v2:y}\n",
-            "vpshufb {v0:y}, {v0:y}, {rot8:y}\n",
-            "vpxor {v1:y}, {v1:y}, {v0:y}\n",
-            "vextracti128 {v3}, {v1:y}, 1\n",
-            "vpalignr {v0}, {", stringify!($x3), "}, {", stringify!($x4), "}, 8\n",
-            "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v0}\n",
-            "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v1}\n",
+    (@lo 0, $($r:ident)*; $($round:tt)*) => { step_avx2_text!(@even $($r)*; $($round)*) };
+    (@lo 2, $($r:ident)*; $($round:tt)*) => { step_avx2_text!(@even $($r)*; $($round)*) };
+    (@lo 4, $($r:ident)*; $($round:tt)*) => { step_avx2_text!(@even $($r)*; $($round)*) };
+    (@lo 6, $($r:ident)*; $($round:tt)*) => { step_avx2_text!(@even $($r)*; $($round)*) };
+    (@lo $j:tt, $($r:ident)*; $($round:tt)*) => { step_avx2_text!(@odd $($r)*; $($round)*) };
+    (@even $x8:ident $x7:ident $x4:ident $x3:ident $x6:ident; $($round:tt)*) => {
+        with_round!(($($round)*),
+            concat!("vinserti128 {v0:y}, {", stringify!($x8), ":y}, {", stringify!($x7), "}, 1\n"),
+            concat!("vinserti128 {v1:y}, {", stringify!($x7), ":y}, {", stringify!($x6), "}, 1\n"),
+            concat!("vpalignr {v0:y}, {v1:y}, {v0:y}, 8\n"),
+            concat!("vpsrlq {v1:y}, {v0:y}, 1\n"),
+            concat!("vpsllq {v2:y}, {v0:y}, 63\n"),
+            concat!("vpxor {v1:y}, {v1:y}, {v2:y}\n"),
+            concat!("vpsrlq {v2:y}, {v0:y}, 7\n"),
+            concat!("vpxor {v1:y}, {v1:y}, {v2:y}\n"),
+            concat!("vpshufb {v0:y}, {v0:y}, {rot8:y}\n"),
+            concat!("vpxor {v1:y}, {v1:y}, {v0:y}\n"),
+            concat!("vextracti128 {v3}, {v1:y}, 1\n"),
+            concat!("vpalignr {v0}, {", stringify!($x3), "}, {", stringify!($x4), "}, 8\n"),
+            concat!("vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v0}\n"),
+            concat!("vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v1}\n"),
         )
     };
-    (@odd $x8:ident $x7:ident $x4:ident $x3:ident $x6:ident) => {
-        concat!(
-            "vpalignr {v0}, {", stringify!($x3), "}, {", stringify!($x4), "}, 8\n",
-            "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v0}\n",
-            "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v3}\n",
+    (@odd $x8:ident $x7:ident $x4:ident $x3:ident $x6:ident; $($round:tt)*) => {
+        with_round!(($($round)*),
+            concat!("vpalignr {v0}, {", stringify!($x3), "}, {", stringify!($x4), "}, 8\n"),
+            concat!("vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v0}\n"),
+            concat!("vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v3}\n"),
         )
     };
-    (hi, $go:literal $j:literal, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident $x6:ident) => {
-        concat!(
-            "vpsrlq {v1}, {", stringify!($x1), "}, 6\n",
-            "vpsllq {v2}, {", stringify!($x1), "}, 3\n",
-            "vpxor {v1}, {v1}, {v2}\n",
-            "vpsrlq {v0}, {", stringify!($x1), "}, 19\n",
-            "vpxor {v1}, {v1}, {v0}\n",
-            "vpsllq {v2}, {v2}, 42\n",
-            "vpxor {v1}, {v1}, {v2}\n",
-            "vpsrlq {v0}, {v0}, 42\n",
-            "vpxor {v1}, {v1}, {v0}\n",
-            "vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v1}\n",
-            "vpaddq {v1}, {", stringify!($x8), "}, xmmword ptr [rip + {k} + 128 + ", stringify!($go), " + 16 * ", stringify!($j), "]\n",
-            "vmovdqu xmmword ptr [{wk} + 128 + ", stringify!($go), " + 16 * ", stringify!($j), "], {v1}\n",
+    (hi, $go:literal $j:literal, $x8:ident $x7:ident $x4:ident $x3:ident $x1:ident $x6:ident; $($round:tt)*) => {
+        with_round!(($($round)*),
+            concat!("vpsrlq {v1}, {", stringify!($x1), "}, 6\n"),
+            concat!("vpsllq {v2}, {", stringify!($x1), "}, 3\n"),
+            concat!("vpxor {v1}, {v1}, {v2}\n"),
+            concat!("vpsrlq {v0}, {", stringify!($x1), "}, 19\n"),
+            concat!("vpxor {v1}, {v1}, {v0}\n"),
+            concat!("vpsllq {v2}, {v2}, 42\n"),
+            concat!("vpxor {v1}, {v1}, {v2}\n"),
+            concat!("vpsrlq {v0}, {v0}, 42\n"),
+            concat!("vpxor {v1}, {v1}, {v0}\n"),
+            concat!("vpaddq {", stringify!($x8), "}, {", stringify!($x8), "}, {v1}\n"),
+            concat!("vpaddq {v1}, {", stringify!($x8), "}, xmmword ptr [rip + {k} + 128 + ", stringify!($go), " + 16 * ", stringify!($j), "]\n"),
+            concat!("vmovdqu xmmword ptr [{wk} + 128 + ", stringify!($go), " + 16 * ", stringify!($j), "], {v1}\n"),
         )
     };
 }
@@ -264,8 +337,8 @@ pub(super) fn first_words(block: &[u8; 128], table: &mut MaybeUninit<Table1>) ->
 /// Each block with the message schedule in `xmm` registers, two words a step, beside the
 /// rounds: the block's first sixteen words (with their constants) go to a table before
 /// the rounds; then each group of sixteen rounds runs the eight steps that make the next
-/// group's words (one step after every two rounds), so the vector work overlaps the
-/// scalar rounds and nothing waits for it.
+/// group's words (each step woven into two rounds, see `group_text`), so the vector work
+/// overlaps the scalar rounds and nothing waits for it.
 #[target_feature(enable = "avx2,bmi2")]
 fn blocks_avx2(state: &mut [u64; 8], blocks: &[[u8; 128]], _t: Avx2Bmi2) {
     // Rotates each 64-bit word right by 8 bits.
