@@ -334,77 +334,104 @@ pub(super) fn first_words(block: &[u8; 128], table: &mut MaybeUninit<Table1>) ->
     })
 }
 
-/// Each block with the message schedule in `xmm` registers, two words a step, beside the
-/// rounds: the block's first sixteen words (with their constants) go to a table before
-/// the rounds; then each group of sixteen rounds runs the eight steps that make the next
-/// group's words (each step woven into two rounds, see `group_text`), so the vector work
-/// overlaps the scalar rounds and nothing waits for it.
-#[target_feature(enable = "avx2,bmi2")]
-fn blocks_avx2(state: &mut [u64; 8], blocks: &[[u8; 128]], _t: Avx2Bmi2) {
-    // Rotates each 64-bit word right by 8 bits.
-    let rot8 = _mm256_set_epi64x(
-        0x080f_0e0d_0c0b_0a09,
-        0x0007_0605_0403_0201,
-        0x080f_0e0d_0c0b_0a09,
-        0x0007_0605_0403_0201,
-    );
-    // The chaining value stays in registers from block to block.
-    let mut st = *state;
-    for block in blocks {
-        let mut table = MaybeUninit::<Table1>::uninit();
-        let y = first_words(block, &mut table);
-        let wk = table.as_mut_ptr().cast::<u8>();
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = st;
-        // SAFETY: `{wk}` points to the 640-byte table: group `g` (0..5) of rounds reads bytes
-        // `128 g .. 128 g + 128`, its steps (groups 0..4) write `128 (g + 1) ..` of the next
-        // group, all inside the table, and the first 128 bytes were written above. `{k}` is the
-        // 640-byte `KTAB`, of which bytes 128 .. 640 are read, 16 at a time. The statement
-        // uses no stack. The instructions are base x86-64, BMI2, AVX and AVX2, enabled here.
-        unsafe {
-            asm!(
-                "mov {bc}, {b}",
-                "xor {bc}, {c}",
-                "xor {x1:e}, {x1:e}",
-                group_text!(step_avx2_text, 0),
-                group_text!(step_avx2_text, 128),
-                group_text!(step_avx2_text, 256),
-                group_text!(step_avx2_text, 384),
-                last_group_text!(),
-                "add {a}, {x1}",
-                a = inout(reg) a,
-                b = inout(reg) b,
-                c = inout(reg) c,
-                d = inout(reg) d,
-                e = inout(reg) e,
-                f = inout(reg) f,
-                g = inout(reg) g,
-                h = inout(reg) h,
-                bc = out(reg) _,
-                t0 = out(reg) _,
-                x0 = out(reg) _,
-                x1 = out(reg) _,
-                x4 = out(reg) _,
-                wk = in(reg) wk,
-                k = sym KTAB,
-                y0 = inout(xmm_reg) y[0] => _,
-                y1 = inout(xmm_reg) y[1] => _,
-                y2 = inout(xmm_reg) y[2] => _,
-                y3 = inout(xmm_reg) y[3] => _,
-                y4 = inout(xmm_reg) y[4] => _,
-                y5 = inout(xmm_reg) y[5] => _,
-                y6 = inout(xmm_reg) y[6] => _,
-                y7 = inout(xmm_reg) y[7] => _,
-                rot8 = in(ymm_reg) rot8,
-                v0 = out(xmm_reg) _,
-                v1 = out(xmm_reg) _,
-                v2 = out(xmm_reg) _,
-                v3 = out(xmm_reg) _,
-                options(nostack),
-            );
+/// A kernel `$name` over whole blocks (`$tok` its CPU token, `$features` the target
+/// features it enables): each block's first sixteen words (with their constants) go to a
+/// table, then one `asm!` statement runs the four groups `$group!($step, ..)` and the last
+/// group (`last_group_text`). `$pre` are statements run once per call and `$extra` the
+/// further operands of the statement (the step text's own registers). The chaining value
+/// stays in registers from block to block. The 80 rounds are unrolled, so the constants and
+/// the table are addressed by fixed offsets and the statement needs no pointer or counter
+/// besides `{wk}`.
+macro_rules! blocks_fn {
+    ($(#[$doc:meta])* $name:ident, $tok:ty, $features:literal, $group:ident, $step:ident,
+     [$($pre:tt)*], [$($extra:tt)*]) => {
+        $(#[$doc])*
+        #[target_feature(enable = $features)]
+        fn $name(state: &mut [u64; 8], blocks: &[[u8; 128]], _t: $tok) {
+            $($pre)*
+            let mut st = *state;
+            for block in blocks {
+                let mut table = MaybeUninit::<Table1>::uninit();
+                let y = first_words(block, &mut table);
+                let wk = table.as_mut_ptr().cast::<u8>();
+                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = st;
+                // SAFETY: `{wk}` points to the 640-byte table: group `g` (0..5) of rounds
+                // reads bytes `128 g .. 128 g + 128`, its steps (groups 0..4) write
+                // `128 (g + 1) ..` of the next group, all inside the table, and the first 128
+                // bytes were written above. `{k}` is the 640-byte `KTAB`, of which bytes
+                // 128 .. 640 are read, 16 at a time. The statement uses no stack. The
+                // instructions are base x86-64 and those of the target features enabled
+                // here.
+                unsafe {
+                    asm!(
+                        "mov {bc}, {b}",
+                        "xor {bc}, {c}",
+                        "xor {x1:e}, {x1:e}",
+                        $group!($step, 0),
+                        $group!($step, 128),
+                        $group!($step, 256),
+                        $group!($step, 384),
+                        last_group_text!(),
+                        "add {a}, {x1}",
+                        a = inout(reg) a,
+                        b = inout(reg) b,
+                        c = inout(reg) c,
+                        d = inout(reg) d,
+                        e = inout(reg) e,
+                        f = inout(reg) f,
+                        g = inout(reg) g,
+                        h = inout(reg) h,
+                        bc = out(reg) _,
+                        t0 = out(reg) _,
+                        x0 = out(reg) _,
+                        x1 = out(reg) _,
+                        x4 = out(reg) _,
+                        wk = in(reg) wk,
+                        k = sym KTAB,
+                        y0 = inout(xmm_reg) y[0] => _,
+                        y1 = inout(xmm_reg) y[1] => _,
+                        y2 = inout(xmm_reg) y[2] => _,
+                        y3 = inout(xmm_reg) y[3] => _,
+                        y4 = inout(xmm_reg) y[4] => _,
+                        y5 = inout(xmm_reg) y[5] => _,
+                        y6 = inout(xmm_reg) y[6] => _,
+                        y7 = inout(xmm_reg) y[7] => _,
+                        v0 = out(xmm_reg) _,
+                        v1 = out(xmm_reg) _,
+                        v2 = out(xmm_reg) _,
+                        $($extra)*
+                        options(nostack),
+                    );
+                }
+                for (s, x) in st.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+                    *s = s.wrapping_add(x);
+                }
+            }
+            *state = st;
         }
-        for (s, x) in st.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-            *s = s.wrapping_add(x);
-        }
-    }
-    *state = st;
+    };
 }
+pub(super) use blocks_fn;
+
+blocks_fn!(
+    /// Each block with the message schedule in `xmm` registers, two words a step, beside
+    /// the rounds: the block's first sixteen words (with their constants) go to a table
+    /// before the rounds; then each group of sixteen rounds runs the eight steps that make
+    /// the next group's words (each step woven into two rounds, see `group_text`), so the
+    /// vector work overlaps the scalar rounds and nothing waits for it.
+    blocks_avx2,
+    Avx2Bmi2,
+    "avx2,bmi2",
+    group_text,
+    step_avx2_text,
+    [
+        // Rotates each 64-bit word right by 8 bits.
+        let rot8 = _mm256_set_epi64x(
+            0x080f_0e0d_0c0b_0a09,
+            0x0007_0605_0403_0201,
+            0x080f_0e0d_0c0b_0a09,
+            0x0007_0605_0403_0201,
+        );
+    ],
+    [rot8 = in(ymm_reg) rot8, v3 = out(xmm_reg) _,]
+);

@@ -40,7 +40,7 @@ use core::arch::asm;
 use core::mem::MaybeUninit;
 
 use super::x86_avx2::{
-    first_words, group_text, last_group_text, paired_group_text, round_text, weave_text,
+    blocks_fn, first_words, group_text, last_group_text, paired_group_text, round_text, weave_text,
     with_round, Table1, KTAB,
 };
 use crate::cpu::x86::Avx512Bmi2;
@@ -94,74 +94,6 @@ macro_rules! step_avx512_text {
     };
 }
 
-/// A kernel `$name` over whole blocks with the group text `$group`.
-macro_rules! blocks_fn {
-    ($(#[$doc:meta])* $name:ident, $group:ident) => {
-        $(#[$doc])*
-        #[target_feature(enable = "avx2,bmi1,bmi2,avx512f,avx512vl")]
-        fn $name(state: &mut [u64; 8], blocks: &[[u8; 128]], _t: Avx512Bmi2) {
-            // The chaining value stays in registers from block to block.
-            let mut st = *state;
-            for block in blocks {
-                let mut table = MaybeUninit::<Table1>::uninit();
-                let y = first_words(block, &mut table);
-                let wk = table.as_mut_ptr().cast::<u8>();
-                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = st;
-                // SAFETY: `{wk}` points to the 640-byte table: group `g` (0..5) of rounds reads bytes
-                // `128 g .. 128 g + 128`, its steps (groups 0..4) write `128 (g + 1) ..` of the next
-                // group, all inside the table, and the first 128 bytes were written above. `{k}` is the
-                // 640-byte `KTAB`, of which bytes 128 .. 640 are read, 16 at a time. The statement
-                // uses no stack. The instructions are base x86-64, BMI1, BMI2, AVX2 and AVX-512F/VL,
-                // enabled here.
-                unsafe {
-                    asm!(
-                        "mov {bc}, {b}",
-                        "xor {bc}, {c}",
-                        "xor {x1:e}, {x1:e}",
-                        $group!(step_avx512_text, 0),
-                        $group!(step_avx512_text, 128),
-                        $group!(step_avx512_text, 256),
-                        $group!(step_avx512_text, 384),
-                        last_group_text!(),
-                        "add {a}, {x1}",
-                        a = inout(reg) a,
-                        b = inout(reg) b,
-                        c = inout(reg) c,
-                        d = inout(reg) d,
-                        e = inout(reg) e,
-                        f = inout(reg) f,
-                        g = inout(reg) g,
-                        h = inout(reg) h,
-                        bc = out(reg) _,
-                        t0 = out(reg) _,
-                        x0 = out(reg) _,
-                        x1 = out(reg) _,
-                        x4 = out(reg) _,
-                        wk = in(reg) wk,
-                        k = sym KTAB,
-                        y0 = inout(xmm_reg) y[0] => _,
-                        y1 = inout(xmm_reg) y[1] => _,
-                        y2 = inout(xmm_reg) y[2] => _,
-                        y3 = inout(xmm_reg) y[3] => _,
-                        y4 = inout(xmm_reg) y[4] => _,
-                        y5 = inout(xmm_reg) y[5] => _,
-                        y6 = inout(xmm_reg) y[6] => _,
-                        y7 = inout(xmm_reg) y[7] => _,
-                        v0 = out(xmm_reg) _,
-                        v1 = out(xmm_reg) _,
-                        v2 = out(xmm_reg) _,
-                        options(nostack),
-                    );
-                }
-                for (s, x) in st.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-                    *s = s.wrapping_add(x);
-                }
-            }
-            *state = st;
-}
-    };
-}
-
 blocks_fn!(
     /// Each block with the message schedule in `xmm` registers, two words a step, beside the
     /// rounds: the block's first sixteen words (with their constants) go to a table before
@@ -171,10 +103,20 @@ blocks_fn!(
     /// constants and the table are addressed by fixed offsets and the statement needs no
     /// pointer or counter besides `{wk}`).
     blocks_avx512,
-    group_text
+    Avx512Bmi2,
+    "avx2,bmi1,bmi2,avx512f,avx512vl",
+    group_text,
+    step_avx512_text,
+    [],
+    []
 );
 blocks_fn!(
     /// `blocks_avx512` with each schedule step after its two rounds (`paired_group_text`).
     blocks_avx512_paired,
-    paired_group_text
+    Avx512Bmi2,
+    "avx2,bmi1,bmi2,avx512f,avx512vl",
+    paired_group_text,
+    step_avx512_text,
+    [],
+    []
 );
