@@ -84,6 +84,23 @@ const MASK_WORDS: usize = 5;
 /// Smallest modulus (bits) for which the IFMA kernels are used.
 pub(crate) const MIN_BITS: usize = 1000;
 
+/// `$body` for the register count `$regs`, with `$R` a constant equal to it: one instance
+/// of the kernels per register count the parameters allow (`Params::regs`).
+macro_rules! by_regs {
+    ($regs:expr, $R:ident => $body:expr) => {
+        by_regs!(@ $regs, $R, $body, 5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80)
+    };
+    (@ $regs:expr, $R:ident, $body:expr, $($r:literal)*) => {
+        match $regs {
+            $($r => {
+                const $R: usize = $r;
+                $body
+            })*
+            _ => unreachable!(),
+        }
+    };
+}
+
 impl Params {
     /// Prepares `m` (of `bits` bits); `None` when the size has no IFMA kernel (the limb
     /// kernels are used then).
@@ -118,19 +135,11 @@ impl Params {
         let d = self.regs * 4;
         let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
-        macro_rules! go {
-            ($($r:literal)*) => {
-                match self.regs {
-                    $(
-                        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
-                        $r => unsafe { pow1::<$r>(&mut out, &bd, e.as_limbs(), &self.n, self.k0, &self.rr) },
-                    )*
-                    _ => unreachable!(),
-                }
-            };
-        }
         let _ = self.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
+        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+        unsafe {
+            by_regs!(self.regs, R => pow1::<{ R }>(&mut out, &bd, e.as_limbs(), &self.n, self.k0, &self.rr))
+        };
         let r = self.finish(&out);
         wipe(&mut [&mut bd, &mut out]);
         r
@@ -149,32 +158,13 @@ impl Params {
         if p1.regs != p2.regs || p1.steps != p2.steps || e1.nlimbs() != e2.nlimbs() {
             return None;
         }
-        let d = p1.regs * 4;
-        let mut bd1 = to_digits(b1.as_limbs(), d);
-        let mut bd2 = to_digits(b2.as_limbs(), d);
-        let mut o1 = vec![0u64; d];
-        let mut o2 = vec![0u64; d];
-        let x = Pair {
-            n: [&p1.n, &p2.n],
-            k0: [p1.k0, p2.k0],
-            rr: [&p1.rr, &p2.rr],
-        };
-        macro_rules! go {
-            ($($r:literal)*) => {
-                match p1.regs {
-                    $(
-                        // SAFETY: `p1.token` proves AVX-512F/VL and IFMA.
-                        $r => unsafe { pow2::<$r>([&mut o1, &mut o2], [&bd1, &bd2], [e1.as_limbs(), e2.as_limbs()], &x) },
-                    )*
-                    _ => unreachable!(),
-                }
-            };
-        }
-        let _ = p1.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
-        let r = (p1.finish(&o1), p2.finish(&o2));
-        wipe(&mut [&mut bd1, &mut bd2, &mut o1, &mut o2]);
-        Some(r)
+        Some(Self::run_pair(p1, b1, p2, b2, |o, b, x| {
+            let _ = p1.token;
+            // SAFETY: `p1.token` proves AVX-512F/VL and IFMA.
+            unsafe {
+                by_regs!(p1.regs, R => pow2::<{ R }>(o, b, [e1.as_limbs(), e2.as_limbs()], x))
+            }
+        }))
     }
 
     /// `(b1^e mod n1, b2^e mod n2)` for a **public** exponent, both in one loop, when the
@@ -189,6 +179,23 @@ impl Params {
         if p1.regs != p2.regs || p1.steps != p2.steps {
             return None;
         }
+        Some(Self::run_pair(p1, b1, p2, b2, |o, b, x| {
+            let _ = p1.token;
+            // SAFETY: `p1.token` proves AVX-512F/VL and IFMA.
+            unsafe { by_regs!(p1.regs, R => pow2_vartime::<{ R }>(o, b, e, x)) }
+        }))
+    }
+
+    /// The digits of `b1` and `b2` (for `p1`, `p2` of the same register count) through
+    /// `kernel`, which writes the two results in digits; returns them as integers and wipes
+    /// every digit buffer.
+    fn run_pair(
+        p1: &Params,
+        b1: &BoxedUint,
+        p2: &Params,
+        b2: &BoxedUint,
+        kernel: impl FnOnce([&mut [u64]; 2], [&[u64]; 2], &Pair<'_>),
+    ) -> (BoxedUint, BoxedUint) {
         let d = p1.regs * 4;
         let mut bd1 = to_digits(b1.as_limbs(), d);
         let mut bd2 = to_digits(b2.as_limbs(), d);
@@ -199,22 +206,10 @@ impl Params {
             k0: [p1.k0, p2.k0],
             rr: [&p1.rr, &p2.rr],
         };
-        macro_rules! go {
-            ($($r:literal)*) => {
-                match p1.regs {
-                    $(
-                        // SAFETY: `p1.token` proves AVX-512F/VL and IFMA.
-                        $r => unsafe { pow2_vartime::<$r>([&mut o1, &mut o2], [&bd1, &bd2], e, &x) },
-                    )*
-                    _ => unreachable!(),
-                }
-            };
-        }
-        let _ = p1.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
+        kernel([&mut o1, &mut o2], [&bd1, &bd2], &x);
         let r = (p1.finish(&o1), p2.finish(&o2));
         wipe(&mut [&mut bd1, &mut bd2, &mut o1, &mut o2]);
-        Some(r)
+        r
     }
 
     /// `b^e mod n` for `b < n` and a **public** exponent (square-and-multiply that branches
@@ -223,19 +218,11 @@ impl Params {
         let d = self.regs * 4;
         let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
-        macro_rules! go {
-            ($($r:literal)*) => {
-                match self.regs {
-                    $(
-                        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
-                        $r => unsafe { pow1_vartime::<$r>(&mut out, &bd, e, &self.n, self.k0, &self.rr) },
-                    )*
-                    _ => unreachable!(),
-                }
-            };
-        }
         let _ = self.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
+        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+        unsafe {
+            by_regs!(self.regs, R => pow1_vartime::<{ R }>(&mut out, &bd, e, &self.n, self.k0, &self.rr))
+        };
         let r = self.finish(&out);
         wipe(&mut [&mut bd, &mut out]);
         r
@@ -248,19 +235,11 @@ impl Params {
         let mut ad = to_digits(a.as_limbs(), d);
         let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
-        macro_rules! go {
-            ($($r:literal)*) => {
-                match self.regs {
-                    $(
-                        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
-                        $r => unsafe { amm1::<$r>(&mut out, &ad, &bd, &NRegs::<$r>::new(&self.n, self.k0)) },
-                    )*
-                    _ => unreachable!(),
-                }
-            };
-        }
         let _ = self.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
+        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+        unsafe {
+            by_regs!(self.regs, R => amm1::<{ R }>(&mut out, &ad, &bd, &NRegs::<{ R }>::new(&self.n, self.k0)))
+        };
         // The product is below 2n: one conditional subtraction.
         let r = self.finish(&out);
         wipe(&mut [&mut ad, &mut bd, &mut out]);
@@ -279,19 +258,11 @@ impl Params {
         let mut ad = to_digits(a.as_limbs(), d);
         let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
-        macro_rules! go {
-            ($($r:literal)*) => {
-                match self.regs {
-                    $(
-                        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
-                        $r => unsafe { mul1::<$r>(&mut out, &ad, &bd, &self.n, self.k0, &self.rr) },
-                    )*
-                    _ => unreachable!(),
-                }
-            };
-        }
         let _ = self.token;
-        go!(5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80);
+        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+        unsafe {
+            by_regs!(self.regs, R => mul1::<{ R }>(&mut out, &ad, &bd, &self.n, self.k0, &self.rr))
+        };
         let r = self.finish(&out);
         wipe(&mut [&mut ad, &mut bd, &mut out]);
         r
