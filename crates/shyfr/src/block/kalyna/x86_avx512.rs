@@ -729,6 +729,66 @@ macro_rules! round_text {
     };
 }
 
+/// The `NR` rounds of one block as one `asm!` statement, for `chain128` (`$kind` `x`)
+/// and `chain256` (`y`): `$add` the modular key addition (first and last), `$key` the XOR
+/// key of the looped rounds and `$last` the last round's (zero); the round keys read at
+/// `$rk` (64 bytes apart), `$mm` the MixColumns matrices, the S-box tables `$t` in
+/// `zmm16..zmm31`, the row masks in `k1..k4`, `zmm1..zmm7` and `k5..k7` scratch; `$extra`
+/// the kernel's own operands, among them the state (`xmm0` / `ymm0`, in and out). Expands
+/// to the statement, for the caller's `unsafe` block.
+macro_rules! chain_asm {
+    ($kind:ident, $add:literal, $key:literal, $last:literal, $rk:expr, $nr:expr, $mm:expr,
+     $t:expr, [$($extra:tt)*]) => {
+        core::arch::asm!(
+            $add,
+            "add {rk}, 64",
+            ".p2align 5",
+            "2:",
+            round_text!($kind, $key),
+            "add {rk}, 64",
+            "dec {i}",
+            "jnz 2b",
+            round_text!($kind, $last),
+            $add,
+            rk = inout(reg) $rk => _,
+            i = inout(reg) $nr - 1 => _,
+            mm = in(reg) $mm,
+            $($extra)*
+            in("zmm16") $t[0][0],
+            in("zmm17") $t[0][1],
+            in("zmm18") $t[0][2],
+            in("zmm19") $t[0][3],
+            in("zmm20") $t[1][0],
+            in("zmm21") $t[1][1],
+            in("zmm22") $t[1][2],
+            in("zmm23") $t[1][3],
+            in("zmm24") $t[2][0],
+            in("zmm25") $t[2][1],
+            in("zmm26") $t[2][2],
+            in("zmm27") $t[2][3],
+            in("zmm28") $t[3][0],
+            in("zmm29") $t[3][1],
+            in("zmm30") $t[3][2],
+            in("zmm31") $t[3][3],
+            in("k1") POS[0],
+            in("k2") POS[1],
+            in("k3") POS[2],
+            in("k4") POS[3],
+            out("zmm1") _,
+            out("zmm2") _,
+            out("zmm3") _,
+            out("zmm4") _,
+            out("zmm5") _,
+            out("zmm6") _,
+            out("zmm7") _,
+            out("k5") _,
+            out("k6") _,
+            out("k7") _,
+            options(nostack, readonly),
+        )
+    };
+}
+
 /// The chained kernel for 128-bit blocks: the `NR` rounds of one block in one assembly
 /// statement (`round_text!`), the tables in `zmm16..zmm31` and the row masks in
 /// `k1..k4` for the whole call, the round keys read from `keys.nat` by the last XOR of
@@ -758,54 +818,20 @@ unsafe fn chain128<const NR: usize>(
         // stack; `zmm1..zmm7` and `k5..k7` are declared clobbered; `xmm8` is zero (the last
         // round's key).
         unsafe {
-            core::arch::asm!(
+            chain_asm!(
+                x,
                 "vpaddq xmm0, xmm0, xmmword ptr [{rk}]",
-                "add {rk}, 64",
-                ".p2align 5",
-                "2:",
-                round_text!(x, "xmmword ptr [{rk}]"),
-                "add {rk}, 64",
-                "dec {i}",
-                "jnz 2b",
-                round_text!(x, "xmm8"),
-                "vpaddq xmm0, xmm0, xmmword ptr [{rk}]",
-                rk = inout(reg) rk => _,
-                i = inout(reg) NR - 1 => _,
-                pi = in(reg) pi,
-                mm = in(reg) mm,
-                inout("xmm0") x => out,
-                in("xmm8") _mm_setzero_si128(),
-                in("zmm16") t[0][0],
-                in("zmm17") t[0][1],
-                in("zmm18") t[0][2],
-                in("zmm19") t[0][3],
-                in("zmm20") t[1][0],
-                in("zmm21") t[1][1],
-                in("zmm22") t[1][2],
-                in("zmm23") t[1][3],
-                in("zmm24") t[2][0],
-                in("zmm25") t[2][1],
-                in("zmm26") t[2][2],
-                in("zmm27") t[2][3],
-                in("zmm28") t[3][0],
-                in("zmm29") t[3][1],
-                in("zmm30") t[3][2],
-                in("zmm31") t[3][3],
-                in("k1") POS[0],
-                in("k2") POS[1],
-                in("k3") POS[2],
-                in("k4") POS[3],
-                out("zmm1") _,
-                out("zmm2") _,
-                out("zmm3") _,
-                out("zmm4") _,
-                out("zmm5") _,
-                out("zmm6") _,
-                out("zmm7") _,
-                out("k5") _,
-                out("k6") _,
-                out("k7") _,
-                options(nostack, readonly),
+                "xmmword ptr [{rk}]",
+                "xmm8",
+                rk,
+                NR,
+                mm,
+                t,
+                [
+                    inout("xmm0") x => out,
+                    pi = in(reg) pi,
+                    in("xmm8") _mm_setzero_si128(),
+                ]
             );
         }
         out
@@ -855,61 +881,27 @@ unsafe fn chain256<const NR: usize>(
         // `zmm1..zmm7` and `k5..k7` are declared clobbered; `ymm8..ymm15` hold the
         // permutation indices.
         unsafe {
-            core::arch::asm!(
+            chain_asm!(
+                y,
                 "vpaddq ymm0, ymm0, ymmword ptr [{rk}]",
-                "add {rk}, 64",
-                ".p2align 5",
-                "2:",
-                round_text!(y, "ymmword ptr [{rk}]"),
-                "add {rk}, 64",
-                "dec {i}",
-                "jnz 2b",
-                round_text!(y, "ymmword ptr [{z}]"),
-                "vpaddq ymm0, ymm0, ymmword ptr [{rk}]",
-                rk = inout(reg) rk => _,
-                i = inout(reg) NR - 1 => _,
-                mm = in(reg) mm,
-                inout("ymm0") x => out,
-                z = in(reg) ZERO.as_ptr(),
-                in("ymm8") pi[0],
-                in("ymm9") pi[1],
-                in("ymm10") pi[2],
-                in("ymm11") pi[3],
-                in("ymm12") pi[4],
-                in("ymm13") pi[5],
-                in("ymm14") pi[6],
-                in("ymm15") pi[7],
-                in("zmm16") t[0][0],
-                in("zmm17") t[0][1],
-                in("zmm18") t[0][2],
-                in("zmm19") t[0][3],
-                in("zmm20") t[1][0],
-                in("zmm21") t[1][1],
-                in("zmm22") t[1][2],
-                in("zmm23") t[1][3],
-                in("zmm24") t[2][0],
-                in("zmm25") t[2][1],
-                in("zmm26") t[2][2],
-                in("zmm27") t[2][3],
-                in("zmm28") t[3][0],
-                in("zmm29") t[3][1],
-                in("zmm30") t[3][2],
-                in("zmm31") t[3][3],
-                in("k1") POS[0],
-                in("k2") POS[1],
-                in("k3") POS[2],
-                in("k4") POS[3],
-                out("zmm1") _,
-                out("zmm2") _,
-                out("zmm3") _,
-                out("zmm4") _,
-                out("zmm5") _,
-                out("zmm6") _,
-                out("zmm7") _,
-                out("k5") _,
-                out("k6") _,
-                out("k7") _,
-                options(nostack, readonly),
+                "ymmword ptr [{rk}]",
+                "ymmword ptr [{z}]",
+                rk,
+                NR,
+                mm,
+                t,
+                [
+                    inout("ymm0") x => out,
+                    z = in(reg) ZERO.as_ptr(),
+                    in("ymm8") pi[0],
+                    in("ymm9") pi[1],
+                    in("ymm10") pi[2],
+                    in("ymm11") pi[3],
+                    in("ymm12") pi[4],
+                    in("ymm13") pi[5],
+                    in("ymm14") pi[6],
+                    in("ymm15") pi[7],
+                ]
             );
         }
         out
