@@ -1225,21 +1225,49 @@ mod tests {
         each_n!(paired_eq_single);
     }
 
+    /// Two random moduli of `4 N` digits for the paired tests, with their `k0` and the
+    /// `rr` values the kernels take (one of them arbitrary: the tests compare kernels).
+    struct TwoModuli {
+        d: usize,
+        bits: usize,
+        n: [Vec<u64>; 2],
+        k0: [u64; 2],
+        rr: [Vec<u64>; 2],
+    }
+
+    impl TwoModuli {
+        fn new<const N: usize>(rng: &mut Rng) -> TwoModuli {
+            let d = 4 * N;
+            let bits = 208 * N - 2;
+            let (n0, k00) = modulus(rng, d, bits);
+            let (n1, k01) = modulus(rng, d, bits);
+            let rr0 = dec_d(&n0);
+            let rr1 = rng.digits(d, bits - 1);
+            TwoModuli {
+                d,
+                bits,
+                n: [n0, n1],
+                k0: [k00, k01],
+                rr: [rr0, rr1],
+            }
+        }
+
+        fn pair(&self) -> Pair<'_> {
+            Pair {
+                n: [&self.n[0], &self.n[1]],
+                k0: self.k0,
+                rr: [&self.rr[0], &self.rr[1]],
+            }
+        }
+    }
+
     /// The paired exponentiation equals two single ones (random exponents, windows differing
     /// between the halves, an all-zero and an all-ones exponent).
     fn pow_paired_eq_single<const N: usize>() {
-        let d = 4 * N;
         let mut rng = Rng(0x1234_5678 ^ N as u64);
-        let bits = 208 * N - 2;
-        let (n0, k00) = modulus(&mut rng, d, bits);
-        let (n1, k01) = modulus(&mut rng, d, bits);
-        let rr0 = dec_d(&n0);
-        let rr1 = rng.digits(d, bits - 1);
-        let x = Pair {
-            n: [&n0, &n1],
-            k0: [k00, k01],
-            rr: [&rr0, &rr1],
-        };
+        let m = TwoModuli::new::<N>(&mut rng);
+        let (d, bits, x) = (m.d, m.bits, m.pair());
+        let ([n0, n1], [k00, k01], [rr0, rr1]) = (&m.n, m.k0, &m.rr);
         // Exponents of four limbs (52 windows): the test runs unoptimised too.
         let el = 4;
         let exps: [(Vec<u64>, Vec<u64>); 2] = [
@@ -1251,13 +1279,13 @@ mod tests {
         ];
         for (e0, e1) in &exps {
             let b0 = rng.digits(d, bits - 1);
-            let b1 = dec_d(&n1);
+            let b1 = dec_d(n1);
             let (mut r0, mut r1) = (vec![0u64; d], vec![0u64; d]);
             let (mut p0, mut p1) = (vec![0u64; d], vec![0u64; d]);
             // SAFETY: the caller checked the IFMA token.
             unsafe {
-                pow1::<N>(&mut r0, &b0, e0, &n0, k00, &rr0);
-                pow1::<N>(&mut r1, &b1, e1, &n1, k01, &rr1);
+                pow1::<N>(&mut r0, &b0, e0, n0, k00, rr0);
+                pow1::<N>(&mut r1, &b1, e1, n1, k01, rr1);
                 pow2::<N>([&mut p0, &mut p1], [&b0, &b1], [e0, e1], &x);
             }
             assert_eq!((p0, p1), (r0, r1), "N={N}");
@@ -1267,18 +1295,10 @@ mod tests {
     /// The paired public-exponent exponentiation equals two single ones (65537, a random
     /// four-limb exponent, 1 and 0).
     fn pow_vartime_paired_eq_single<const N: usize>() {
-        let d = 4 * N;
         let mut rng = Rng(0x5eed ^ N as u64);
-        let bits = 208 * N - 2;
-        let (n0, k00) = modulus(&mut rng, d, bits);
-        let (n1, k01) = modulus(&mut rng, d, bits);
-        let rr0 = dec_d(&n0);
-        let rr1 = rng.digits(d, bits - 1);
-        let x = Pair {
-            n: [&n0, &n1],
-            k0: [k00, k01],
-            rr: [&rr0, &rr1],
-        };
+        let m = TwoModuli::new::<N>(&mut rng);
+        let (d, bits, x) = (m.d, m.bits, m.pair());
+        let ([n0, n1], [k00, k01], [rr0, rr1]) = (&m.n, m.k0, &m.rr);
         let exps = [
             BoxedUint::from_u64(65537, 1),
             BoxedUint::from_limbs(&[rng.next(), rng.next(), rng.next(), rng.next()]),
@@ -1288,13 +1308,13 @@ mod tests {
         let mut checked = 0;
         for e in &exps {
             let b0 = rng.digits(d, bits - 1);
-            let b1 = dec_d(&n1);
+            let b1 = dec_d(n1);
             let (mut r0, mut r1) = (vec![0u64; d], vec![0u64; d]);
             let (mut p0, mut p1) = (vec![0u64; d], vec![0u64; d]);
             // SAFETY: the caller checked the IFMA token.
             unsafe {
-                pow1_vartime::<N>(&mut r0, &b0, e, &n0, k00, &rr0);
-                pow1_vartime::<N>(&mut r1, &b1, e, &n1, k01, &rr1);
+                pow1_vartime::<N>(&mut r0, &b0, e, n0, k00, rr0);
+                pow1_vartime::<N>(&mut r1, &b1, e, n1, k01, rr1);
                 pow2_vartime::<N>([&mut p0, &mut p1], [&b0, &b1], e, &x);
             }
             assert_eq!((p0, p1), (r0, r1), "N={N}");
