@@ -2,12 +2,15 @@
 //! blocks at a time, one ymm register per byte position of the state.
 //!
 //! * SubBytes: a 256-entry S-box as sixteen 16-entry `vpshufb` tables (one per high
-//!   nibble, indexed by the low nibble) and a 4-level blend tree (`vpblendvb`) on the high
-//!   nibble's bits: constant time, the tables live in registers.
+//!   nibble, indexed by the low nibble): in the batches each group of four tables (same
+//!   bits 6, 7) combined by OR, each read with an index that `vpshufb` zeroes unless bits
+//!   4, 5 select its table, then two levels of `vpblendvb` (`sbox_grouped`: `vpshufb` and
+//!   `vpblendvb` share two ports on Zen 4, the ORs have four); in the one-block kernels a
+//!   4-level blend tree (shorter chains). Constant time: no secret index into memory.
 //! * ShiftRows: register renaming, as in the AVX-512 backend.
 //! * MixColumns: `out_r = A + 2 (B + 2 (C + 2 D))` with the sums of `x86_avx512.rs`; the
 //!   doubling modulo x^8+x^4+x^3+x^2+1 is `gf2p8affineqb` with GFNI, otherwise
-//!   `vpaddb` + a conditional XOR of 0x1d (`vpblendvb` on the top bit).
+//!   `vpaddb` + a conditional XOR of 0x1d (the top bit spread by `vpcmpgtb`).
 //! * InvMixColumns: each product `MDS_INV[k] * x` by GFNI, or without it by two
 //!   `vpshufb` nibble tables (`c * x = T_lo[x & 15] ^ T_hi[x >> 4]`, GF(2)-linear).
 //! * Transposition: the columns are gathered per block into `cols[c][j]`, then per column
@@ -29,7 +32,7 @@ use super::soft::shift;
 use super::Chained as Chain;
 use super::{RoundKeys, MAX_ROUNDS};
 use crate::arith::gf256::x86_avx2::{
-    inv_mix, inv_mix_gfni, load32, mix, sbox, sbox_with, xtime, xtime_gfni,
+    inv_mix, inv_mix_gfni, load32, mix, sbox_bulk, sbox_with, xtime, xtime_gfni,
 };
 use crate::inout::InOut;
 
@@ -163,7 +166,7 @@ fn batch_body<const NB: usize, const DEC: bool>(
                 core::hint::black_box(&mut z);
                 for c in 0..NB {
                     for r in 0..8 {
-                        let y = sbox(z[(c + shift(r, NB)) % NB][r], 4 + r % 4);
+                        let y = sbox_bulk(z[(c + shift(r, NB)) % NB][r], 4 + r % 4);
                         st[c][r] = if round > 0 {
                             _mm256_xor_si256(y, key(keys, round, 8 * c + r))
                         } else {
@@ -184,8 +187,9 @@ fn batch_body<const NB: usize, const DEC: bool>(
                     (&hi[0], &mut lo[0])
                 };
                 for c in 0..NB {
-                    let y: [__m256i; 8] =
-                        core::array::from_fn(|r| sbox(src[(c + NB - shift(r, NB)) % NB][r], r % 4));
+                    let y: [__m256i; 8] = core::array::from_fn(|r| {
+                        sbox_bulk(src[(c + NB - shift(r, NB)) % NB][r], r % 4)
+                    });
                     let k: [__m256i; 8] = core::array::from_fn(|r| {
                         if round < nr {
                             key(keys, round, 8 * c + r)
