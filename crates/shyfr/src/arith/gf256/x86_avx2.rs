@@ -4,9 +4,9 @@
 //! * [`sbox`]: a 256-entry S-box as sixteen 16-entry `vpshufb` tables (one per high
 //!   nibble, indexed by the low nibble) and a 4-level blend tree (`vpblendvb`) on the high
 //!   nibble's bits: constant time, the tables live in registers.
-//!   [`sbox_grouped`] / [`sbox_bulk`]: the same lookup with the tables ORed in groups of
-//!   four and two blend levels, fewer operations on the `vpshufb`/`vpblendvb` ports (for
-//!   the byte-sliced batches).
+//!   [`sbox_grouped`] / [`sbox_bulk`]: the same lookup with telescoped tables XORed in
+//!   groups of four and two blend levels, fewer operations on the `vpshufb`/`vpblendvb`
+//!   ports (for the byte-sliced batches).
 //! * [`mix`]: MixColumns as `out_r = A + 2 (B + 2 (C + 2 D))` (the sums of
 //!   `x86_avx512.rs`); the doubling modulo x^8+x^4+x^3+x^2+1 is `gf2p8affineqb` with GFNI
 //!   ([`xtime_gfni`]), otherwise `vpaddb` + a conditional XOR of 0x1d ([`xtime`]).
@@ -37,6 +37,29 @@ pub(crate) static NIB: Nibbles = {
             while l < 32 {
                 t[s][h][l] = tab[16 * h + l % 16];
                 l += 1;
+            }
+            h += 1;
+        }
+        s += 1;
+    }
+    Nibbles(t)
+};
+
+/// `NIB_T[s]`: the tables of `NIB[s]` telescoped in groups of four for [`sbox_grouped`]:
+/// entry `h = 4 q + j` is `NIB[s][h] ^ NIB[s][h + 1]` for `j < 3` and `NIB[s][h]` for
+/// `j = 3`, so the XOR of the entries `j' .. 4` of a group is `NIB[s][4 q + j']`.
+pub(crate) static NIB_T: Nibbles = {
+    let mut t = NIB.0;
+    let mut s = 0;
+    while s < 8 {
+        let mut h = 0;
+        while h < 16 {
+            if h % 4 < 3 {
+                let mut l = 0;
+                while l < 32 {
+                    t[s][h][l] = NIB.0[s][h][l] ^ NIB.0[s][h + 1][l];
+                    l += 1;
+                }
             }
             h += 1;
         }
@@ -94,7 +117,7 @@ pub(crate) fn sbox(x: __m256i, s: usize) -> __m256i {
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn sbox_bulk(x: __m256i, s: usize) -> __m256i {
-    sbox_grouped(x, &NIB.0[s])
+    sbox_grouped(x, &NIB_T.0[s])
 }
 
 /// A 256-entry byte lookup on 32 bytes from sixteen 16-entry `vpshufb` tables (`t[h]`:
@@ -121,28 +144,31 @@ pub(crate) fn sbox_with(x: __m256i, t: &[[u8; 32]; 16]) -> __m256i {
 
 /// The lookup of [`sbox_with`] with fewer operations on the ports that `vpshufb` and
 /// `vpblendvb` share (two a cycle on Zen 4, against four for the logic and add
-/// operations): the four tables of each group `h = 4 q .. 4 q + 4` (same bits 6 and 7)
-/// are combined by OR, each table read with an index whose bit 7 (the `vpshufb` zero) is
-/// clear only where bits 4 and 5 of `x` select it, and only the last two levels are
-/// blends: 16 `vpshufb` + 3 `vpblendvb` + 1 shift instead of 16 + 15 + 3, for 9 more
-/// adds, XORs and ORs. For throughput (the byte-sliced batches); its dependency chains are
-/// longer than [`sbox_with`]'s.
+/// operations), from the telescoped tables `t` ([`NIB_T`]): in each group `h = 4 q ..
+/// 4 q + 4` (same bits 6 and 7 of `x`) table `j` is read with an index whose bit 7 (the
+/// `vpshufb` zero) is clear exactly where bits 4, 5 of `x` are at most `j`, so the XOR of
+/// the group's four reads is the entry of table `4 q + (bits 4, 5)`; only the last two
+/// levels are blends: 16 `vpshufb` + 3 `vpblendvb` instead of 16 + 15 (and 3 shifts), for
+/// 3 more adds and XORs in all. For throughput (the byte-sliced batches); its dependency
+/// chains are longer than [`sbox_with`]'s.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn sbox_grouped(x: __m256i, t: &[[u8; 32]; 16]) -> __m256i {
-    // e: the low nibble and bits 4, 5. (e ^ 16 j) + 0x70 keeps the low nibble and is
-    // below 0x80 exactly where bits 4, 5 equal j (0x70 + 0x3f < 0x100: no wrap).
+    // e = x & 0x3f = 16 m + (low nibble), m = bits 4, 5. e + 0x70 - 16 j keeps the low
+    // nibble and is below 0x80 exactly where m <= j (between 0x40 and 0xaf: no wrap);
+    // for j = 3 that is e itself (bits 4..6 are not read).
     let e = _mm256_and_si256(x, _mm256_set1_epi8(0x3f));
-    let bias = _mm256_set1_epi8(0x70);
-    let mut idx = [_mm256_add_epi8(e, bias); 4];
-    for j in 1..4 {
-        idx[j] = _mm256_add_epi8(_mm256_xor_si256(e, _mm256_set1_epi8(16 * j as i8)), bias);
-    }
+    let idx = [
+        _mm256_add_epi8(e, _mm256_set1_epi8(0x70)),
+        _mm256_add_epi8(e, _mm256_set1_epi8(0x60)),
+        _mm256_add_epi8(e, _mm256_set1_epi8(0x50)),
+        e,
+    ];
     let mut g = [_mm256_setzero_si256(); 4];
     for q in 0..4 {
         let p: [__m256i; 4] =
             core::array::from_fn(|j| _mm256_shuffle_epi8(load32(&t[4 * q + j]), idx[j]));
-        g[q] = _mm256_or_si256(_mm256_or_si256(p[0], p[1]), _mm256_or_si256(p[2], p[3]));
+        g[q] = _mm256_xor_si256(_mm256_xor_si256(p[0], p[1]), _mm256_xor_si256(p[2], p[3]));
     }
     // Bit 6 of x moved to bit 7 for `vpblendvb`; bit 7 is x itself.
     let b6 = _mm256_slli_epi16::<1>(x);

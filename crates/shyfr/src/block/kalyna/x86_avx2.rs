@@ -3,10 +3,11 @@
 //!
 //! * SubBytes: a 256-entry S-box as sixteen 16-entry `vpshufb` tables (one per high
 //!   nibble, indexed by the low nibble): in the batches each group of four tables (same
-//!   bits 6, 7) combined by OR, each read with an index that `vpshufb` zeroes unless bits
-//!   4, 5 select its table, then two levels of `vpblendvb` (`sbox_grouped`: `vpshufb` and
-//!   `vpblendvb` share two ports on Zen 4, the ORs have four); in the one-block kernels a
-//!   4-level blend tree (shorter chains). Constant time: no secret index into memory.
+//!   bits 6, 7), telescoped, combined by XOR, each read with an index that `vpshufb`
+//!   zeroes unless bits 4, 5 are at most its place in the group, then two levels of
+//!   `vpblendvb` (`sbox_grouped`: `vpshufb` and `vpblendvb` share two ports on Zen 4,
+//!   the XORs have four); in the one-block kernels a 4-level blend tree (shorter
+//!   chains). Constant time: no secret index into memory.
 //! * ShiftRows: register renaming, as in the AVX-512 backend.
 //! * MixColumns: `out_r = A + 2 (B + 2 (C + 2 D))` with the sums of `x86_avx512.rs`; the
 //!   doubling modulo x^8+x^4+x^3+x^2+1 is `gf2p8affineqb` with GFNI, otherwise
