@@ -245,19 +245,35 @@ pub(crate) fn mix<const N: usize>(
 #[target_feature(enable = "avx2")]
 pub(crate) fn inv_mix(x: &[__m256i; 8]) -> [__m256i; 8] {
     let f = _mm256_set1_epi8(0x0f);
-    let lo: [__m256i; 8] = core::array::from_fn(|i| _mm256_and_si256(x[i], f));
-    let hi: [__m256i; 8] =
-        core::array::from_fn(|i| _mm256_and_si256(_mm256_srli_epi16::<4>(x[i]), f));
-    core::array::from_fn(|r| {
-        let mut acc = _mm256_setzero_si256();
-        for k in 0..8 {
-            let j = (r + k) % 8;
-            let a = _mm256_shuffle_epi8(load32(&MUL.0[k][0]), lo[j]);
-            let b = _mm256_shuffle_epi8(load32(&MUL.0[k][1]), hi[j]);
-            acc = _mm256_xor_si256(acc, _mm256_xor_si256(a, b));
-        }
-        acc
-    })
+    let mut lo = [_mm256_setzero_si256(); 8];
+    let mut hi = [_mm256_setzero_si256(); 8];
+    for i in 0..8 {
+        lo[i] = _mm256_and_si256(x[i], f);
+        hi[i] = _mm256_and_si256(_mm256_srli_epi16::<4>(x[i]), f);
+    }
+    // Rows and products written out, not loops (as in `mix`): LLVM left the loops rolled,
+    // with `lo` and `hi` indexed by a variable, in memory.
+    macro_rules! prod {
+        ($r:expr, $k:literal) => {{
+            let j = ($r + $k) % 8;
+            _mm256_xor_si256(
+                _mm256_shuffle_epi8(load32(&MUL.0[$k][0]), lo[j]),
+                _mm256_shuffle_epi8(load32(&MUL.0[$k][1]), hi[j]),
+            )
+        }};
+    }
+    let mut out = [_mm256_setzero_si256(); 8];
+    macro_rules! rows {
+        ($($r:literal)*) => {$(
+            let a = _mm256_xor_si256(prod!($r, 0), prod!($r, 1));
+            let b = _mm256_xor_si256(prod!($r, 2), prod!($r, 3));
+            let c = _mm256_xor_si256(prod!($r, 4), prod!($r, 5));
+            let d = _mm256_xor_si256(prod!($r, 6), prod!($r, 7));
+            out[$r] = _mm256_xor_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(c, d));
+        )*};
+    }
+    rows!(0 1 2 3 4 5 6 7);
+    out
 }
 
 /// InvMixColumns of one column with GFNI.
