@@ -136,7 +136,7 @@ impl Params {
         let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
         let _ = self.token;
-        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+        // SAFETY: `self.token` proves AVX-512F/VL, IFMA and BMI2.
         unsafe {
             by_regs!(self.regs, R => pow1::<{ R }>(&mut out, &bd, e.as_limbs(), &self.n, self.k0, &self.rr))
         };
@@ -160,7 +160,7 @@ impl Params {
         }
         Some(Self::run_pair(p1, b1, p2, b2, |o, b, x| {
             let _ = p1.token;
-            // SAFETY: `p1.token` proves AVX-512F/VL and IFMA.
+            // SAFETY: `p1.token` proves AVX-512F/VL, IFMA and BMI2.
             unsafe {
                 by_regs!(p1.regs, R => pow2::<{ R }>(o, b, [e1.as_limbs(), e2.as_limbs()], x))
             }
@@ -181,7 +181,7 @@ impl Params {
         }
         Some(Self::run_pair(p1, b1, p2, b2, |o, b, x| {
             let _ = p1.token;
-            // SAFETY: `p1.token` proves AVX-512F/VL and IFMA.
+            // SAFETY: `p1.token` proves AVX-512F/VL, IFMA and BMI2.
             unsafe { by_regs!(p1.regs, R => pow2_vartime::<{ R }>(o, b, e, x)) }
         }))
     }
@@ -219,7 +219,7 @@ impl Params {
         let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
         let _ = self.token;
-        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+        // SAFETY: `self.token` proves AVX-512F/VL, IFMA and BMI2.
         unsafe {
             by_regs!(self.regs, R => pow1_vartime::<{ R }>(&mut out, &bd, e, &self.n, self.k0, &self.rr))
         };
@@ -236,7 +236,7 @@ impl Params {
         let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
         let _ = self.token;
-        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+        // SAFETY: `self.token` proves AVX-512F/VL, IFMA and BMI2.
         unsafe {
             by_regs!(self.regs, R => amm1::<{ R }>(&mut out, &ad, &bd, &NRegs::<{ R }>::new(&self.n, self.k0)))
         };
@@ -259,7 +259,7 @@ impl Params {
         let mut bd = to_digits(b.as_limbs(), d);
         let mut out = vec![0u64; d];
         let _ = self.token;
-        // SAFETY: `self.token` proves AVX-512F/VL and IFMA.
+        // SAFETY: `self.token` proves AVX-512F/VL, IFMA and BMI2.
         unsafe {
             by_regs!(self.regs, R => mul1::<{ R }>(&mut out, &ad, &bd, &self.n, self.k0, &self.rr))
         };
@@ -502,7 +502,7 @@ impl<const N: usize> NRegs<N> {
 
 /// `r = a b / R' mod n`, almost reduced (`< 2n` when `a, b < 2n`), normalised digits.
 #[inline(never)]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
 fn amm1<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &NRegs<N>) {
     let av: [__m256i; N] = core::array::from_fn(|j| load(a, j));
     let mut acc = [_mm256_setzero_si256(); N];
@@ -539,7 +539,7 @@ fn lookup<const N: usize>(out: &mut [u64], table: &[u64], idx: usize) {
 }
 
 /// `out = b^e` (digits, in `[0, n]`), fixed 5-bit windows.
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
 fn pow1<const N: usize>(out: &mut [u64], b: &[u64], e: &[u64], n: &[u64], k0: u64, rr: &[u64]) {
     let d = 4 * N;
     let nv = NRegs::<N>::new(n, k0);
@@ -584,7 +584,7 @@ fn pow1<const N: usize>(out: &mut [u64], b: &[u64], e: &[u64], n: &[u64], k0: u6
 }
 
 /// `out = b^e` (digits, in `[0, n]`) for a public exponent.
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
 fn pow1_vartime<const N: usize>(
     out: &mut [u64],
     b: &[u64],
@@ -621,7 +621,7 @@ fn pow1_vartime<const N: usize>(
 }
 
 /// `out = a b mod n` (digits, in `[0, n]`).
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
 fn mul1<const N: usize>(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], k0: u64, rr: &[u64]) {
     let nv = NRegs::<N>::new(n, k0);
     let mut t = vec![0u64; 4 * N];
@@ -658,16 +658,42 @@ fn store8(s: &mut [u64], j: usize, v: __m512i) {
     unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), v) }
 }
 
-/// Two digit vectors to one interleaved pair.
-fn interleave(x: &[u64], y: &[u64]) -> Vec<u64> {
-    x.iter().zip(y).flat_map(|(&u, &v)| [u, v]).collect()
+/// Register counts (at most) whose pairs are laid out dealt (see [`pair_word`]): their
+/// kernel writes out `N` steps with the registers renamed, which makes the code grow with
+/// the square of the size.
+const DEALT_MAX_REGS: usize = 10;
+
+/// The word of digit `d` of half `h` in a pair of `4 N`-digit numbers.
+///
+/// Up to [`DEALT_MAX_REGS`] registers the digits are dealt round the registers: register
+/// `k` holds digits `k, k + N, k + 2 N, k + 3 N` (lane pair `m` digit `k + N m`), so that
+/// the one-digit shift of the accumulator in every step of [`ammp`] is a renaming of the
+/// registers and one `valignq` (register `k + 1` becomes register `k`; the lane pairs of
+/// register 0 move down one), instead of a `valignq` for every register. Larger counts
+/// keep digits `4 j .. 4 j + 3` in register `j`.
+const fn pair_word<const N: usize>(d: usize, h: usize) -> usize {
+    if N <= DEALT_MAX_REGS {
+        8 * (d % N) + 2 * (d / N) + h
+    } else {
+        2 * d + h
+    }
 }
 
-/// One interleaved pair back to its two digit vectors.
-fn deinterleave(p: &[u64], x: &mut [u64], y: &mut [u64]) {
-    for (k, c) in p.chunks_exact(2).enumerate() {
-        x[k] = c[0];
-        y[k] = c[1];
+/// Two digit vectors (`4 N` digits each) to one pair in the layout of [`pair_word`].
+fn interleave<const N: usize>(x: &[u64], y: &[u64]) -> Vec<u64> {
+    let mut p = vec![0u64; 8 * N];
+    for d in 0..4 * N {
+        p[pair_word::<N>(d, 0)] = x[d];
+        p[pair_word::<N>(d, 1)] = y[d];
+    }
+    p
+}
+
+/// One pair back to its two digit vectors.
+fn deinterleave<const N: usize>(p: &[u64], x: &mut [u64], y: &mut [u64]) {
+    for d in 0..4 * N {
+        x[d] = p[pair_word::<N>(d, 0)];
+        y[d] = p[pair_word::<N>(d, 1)];
     }
 }
 
@@ -689,7 +715,16 @@ impl<const N: usize> PRegs<N> {
             let z = _mm512_setzero_si512();
             PRegs {
                 n1: core::array::from_fn(|j| {
-                    _mm512_alignr_epi64::<2>(if j + 1 < N { nv[j + 1] } else { z }, nv[j])
+                    if N <= DEALT_MAX_REGS {
+                        // Digit `j + N m + 1`: register `j + 1`, or register 0 a lane pair up.
+                        if j + 1 < N {
+                            nv[j + 1]
+                        } else {
+                            _mm512_alignr_epi64::<2>(z, nv[0])
+                        }
+                    } else {
+                        _mm512_alignr_epi64::<2>(if j + 1 < N { nv[j + 1] } else { z }, nv[j])
+                    }
                 }),
                 n: nv,
                 k0v: _mm512_broadcast_i32x4(_mm_set_epi64x(k0[1] as i64, k0[0] as i64)),
@@ -700,10 +735,11 @@ impl<const N: usize> PRegs<N> {
 }
 
 /// Carries a paired accumulator into normalised 52-bit digits (each half below
-/// `2^(52 D)`); [`normalize`] with the digit stride two lanes.
+/// `2^(52 D)`); [`normalize`] with the digit stride two lanes, in either layout of
+/// [`pair_word`].
 #[inline(always)]
 fn normalize_pair<const N: usize>(acc: &mut [__m512i; N]) {
-    // SAFETY: as in `amm_step`.
+    // SAFETY: as in `amm_step`; the caller enables BMI2 (the `Ifma` token proves it).
     unsafe {
         let mask = _mm512_set1_epi64(MASK as i64);
         let z = _mm512_setzero_si512();
@@ -712,20 +748,40 @@ fn normalize_pair<const N: usize>(acc: &mut [__m512i; N]) {
             c[j] = _mm512_srli_epi64::<52>(acc[j]);
             acc[j] = _mm512_and_si512(acc[j], mask);
         }
-        // Each digit's carry goes one digit (two lanes) up.
-        acc[0] = _mm512_add_epi64(acc[0], _mm512_alignr_epi64::<6>(c[0], z));
-        for j in 1..N {
-            acc[j] = _mm512_add_epi64(acc[j], _mm512_alignr_epi64::<6>(c[j], c[j - 1]));
+        // Each digit's carry goes one digit up: to the same lanes of the next register
+        // (dealt), or two lanes up (in order).
+        if N <= DEALT_MAX_REGS {
+            acc[0] = _mm512_add_epi64(acc[0], _mm512_alignr_epi64::<6>(c[N - 1], z));
+            for j in 1..N {
+                acc[j] = _mm512_add_epi64(acc[j], c[j - 1]);
+            }
+        } else {
+            acc[0] = _mm512_add_epi64(acc[0], _mm512_alignr_epi64::<6>(c[0], z));
+            for j in 1..N {
+                acc[j] = _mm512_add_epi64(acc[j], _mm512_alignr_epi64::<6>(c[j], c[j - 1]));
+            }
         }
-        // Carry-lookahead as in `normalize`, one bit a lane, eight lanes a register. A
-        // digit's carry goes two bits up; the bits of the other half are set in the
-        // propagate word, so that a carry crosses them unchanged, and ignored afterwards.
+        // Carry-lookahead as in `normalize`, one bit a lane, bit `2 d + h` for digit `d`
+        // of half `h`. A digit's carry goes two bits up; the bits of the other half are set
+        // in the propagate word, so that a carry crosses them unchanged, and ignored
+        // afterwards. Dealt registers scatter their mask bits to those positions with
+        // `pdep` and gather them back with `pext` (the patterns depend on `N` only).
         let mut g = [0u64; 2 * MASK_WORDS];
         let mut p = [0u64; 2 * MASK_WORDS];
         for j in 0..N {
-            let (w, b) = ((8 * j) / 64, (8 * j) % 64);
-            g[w] |= (_mm512_cmpgt_epu64_mask(acc[j], mask) as u64) << b;
-            p[w] |= (_mm512_cmpeq_epu64_mask(acc[j], mask) as u64) << b;
+            let gj = _mm512_cmpgt_epu64_mask(acc[j], mask) as u64;
+            let pj = _mm512_cmpeq_epu64_mask(acc[j], mask) as u64;
+            if N <= DEALT_MAX_REGS {
+                let (lo, hi, n_lo) = dealt_pattern::<N>(j);
+                g[0] |= _pdep_u64(gj, lo);
+                g[1] |= _pdep_u64(gj >> n_lo, hi);
+                p[0] |= _pdep_u64(pj, lo);
+                p[1] |= _pdep_u64(pj >> n_lo, hi);
+            } else {
+                let (w, b) = ((8 * j) / 64, (8 * j) % 64);
+                g[w] |= gj << b;
+                p[w] |= pj << b;
+            }
         }
         let words = (8 * N).div_ceil(64);
         let mut x = [0u64; 2 * MASK_WORDS];
@@ -744,17 +800,40 @@ fn normalize_pair<const N: usize>(acc: &mut [__m512i; N]) {
         }
         let one = _mm512_set1_epi64(1);
         for j in 0..N {
-            let k = (x[(8 * j) / 64] >> ((8 * j) % 64)) as __mmask8;
+            let k = if N <= DEALT_MAX_REGS {
+                let (lo, hi, n_lo) = dealt_pattern::<N>(j);
+                (_pext_u64(x[0], lo) | (_pext_u64(x[1], hi) << n_lo)) as __mmask8
+            } else {
+                (x[(8 * j) / 64] >> ((8 * j) % 64)) as __mmask8
+            };
             acc[j] = _mm512_and_si512(_mm512_mask_add_epi64(acc[j], k, acc[j], one), mask);
         }
     }
 }
 
+/// The bits `2 d + h` of the digits `d` of dealt register `j` (lane `2 m + h` is digit
+/// `j + N m`) over two words: the pattern in the low word, in the high word, and the
+/// number of lanes in the low word.
+#[inline(always)]
+const fn dealt_pattern<const N: usize>(j: usize) -> (u64, u64, u32) {
+    let mut pat = 0u128;
+    let mut m = 0;
+    while m < 4 {
+        pat |= 3u128 << (2 * (j + N * m));
+        m += 1;
+    }
+    let lo = pat as u64;
+    (lo, (pat >> 64) as u64, lo.count_ones())
+}
+
 /// Two almost-Montgomery multiplications, one a 256-bit half of every register:
 /// `r = a b / R'` per half, on interleaved pairs (`2 D` words each).
 #[inline(never)]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
 fn ammp<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &PRegs<N>) {
+    if N <= DEALT_MAX_REGS {
+        return ammp_dealt(r, a, b, nr);
+    }
     let z = _mm512_setzero_si512();
     let av: [__m512i; N] = core::array::from_fn(|j| load8(a, j));
     let mut acc = [z; N];
@@ -811,151 +890,74 @@ macro_rules! unroll10 {
     };
 }
 
-/// Steps `4 B .. 4 B + 3` (those below `nr.steps`) of [`ammp_sqr`], and the high halves
-/// after the last step.
-///
-/// Positions as in [`amm_step`]: at step `i`, lane pair `k` of the registers is digit
-/// `i + k`. Of the products `a_k a_i` (low halves) and `a_k a_{i-1}` (high halves) only
-/// those with `k` above the digit of `b` are formed, doubled, and the square of that digit
-/// is added from `dlo` / `dhi` (the low / high halves of `a_k^2` in lane pair `k`). Every
-/// digit of the sum is complete, as with the full product, by the step that consumes it,
-/// so the result equals [`ammp`]`(a, a)` exactly. The register of the digit is the
-/// constant `B`: the registers below it are left out at compile time (about 40% of the
-/// products of `a` at 5 registers), and no step branches.
+/// [`ammp`] on dealt pairs ([`pair_word`]): the steps written out `N` at a time, with
+/// logical register `k` (digits `k + N m` of the running sum, relative to the step) in
+/// physical register `(k + r) mod N` at step `g N + r`. The shift of a step moves only the
+/// register of logical 0 (its lane pairs down one; it becomes logical `N - 1`).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn sqr_block<const N: usize, const B: usize>(
-    acc: &mut [__m512i; N],
-    av: &[__m512i; N],
-    dlo: &[__m512i; N],
-    dhi: &[__m512i; N],
-    nr: &PRegs<N>,
-    b: &[u64],
-    bp: &mut __m512i,
-) {
+fn ammp_dealt<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &PRegs<N>) {
     // SAFETY: as in `amm_step`.
     unsafe {
         let z = _mm512_setzero_si512();
+        let av: [__m512i; N] = core::array::from_fn(|j| load8(a, j));
+        let mut acc = [z; N];
         let maskv = _mm512_set1_epi64(MASK as i64);
-        unroll10!(4, r, {
-            let i = 4 * B + r;
-            if i < nr.steps {
-                let c: &[u64; 2] = b[2 * i..2 * i + 2].try_into().expect("one digit pair");
-                // SAFETY: `c` is 16 readable bytes; the unaligned load has no alignment
-                // requirement.
-                let bv = _mm512_broadcast_i32x4(_mm_loadu_si128(c.as_ptr().cast()));
-                // Digit `i` is lane pair `r` of register `B`; digit `i - 1` is lane pair
-                // `r - 1` of register `B`, or lane pair 3 of register `B - 1` (r = 0).
-                let above_l = (0xffu32 << (2 * r + 2)) as __mmask8;
-                let at_l = (3u32 << (2 * r)) as __mmask8;
-                let (jh, rh) = if r > 0 {
-                    (B, r - 1)
-                } else {
-                    (B.wrapping_sub(1), 3)
-                };
-                let above_h = (0xffu32 << (2 * rh + 2)) as __mmask8;
-                let at_h = (3u32 << (2 * rh)) as __mmask8;
-                unroll10!(N, j, {
-                    if j >= B {
-                        let mut p = if j == B {
-                            _mm512_maskz_madd52lo_epu64(above_l, z, av[j], bv)
-                        } else {
-                            _mm512_madd52lo_epu64(z, av[j], bv)
-                        };
-                        if i > 0 {
-                            p = if j == jh {
-                                _mm512_mask_madd52hi_epu64(p, above_h, av[j], *bp)
-                            } else {
-                                _mm512_madd52hi_epu64(p, av[j], *bp)
-                            };
-                        }
-                        let mut t = _mm512_add_epi64(acc[j], _mm512_add_epi64(p, p));
-                        if j == B {
-                            t = _mm512_mask_add_epi64(t, at_l, t, dlo[j]);
-                        }
-                        if i > 0 && j == jh {
-                            t = _mm512_mask_add_epi64(t, at_h, t, dhi[j]);
-                        }
-                        acc[j] = t;
-                    } else if i > 0 && j == jh {
-                        // r = 0: only the square of digit i - 1 (its register has no digit
-                        // above it).
-                        acc[j] = _mm512_mask_add_epi64(acc[j], at_h, acc[j], dhi[j]);
-                    }
-                });
-                let t = acc[0];
-                let q = _mm512_madd52lo_epu64(z, t, nr.k0v);
-                let mv = _mm512_shuffle_i64x2::<0>(q, q);
-                let carry = _mm512_maskz_srli_epi64::<52>(3, _mm512_add_epi64(t, maskv));
-                for j in 0..N - 1 {
-                    acc[j] = _mm512_alignr_epi64::<2>(acc[j + 1], acc[j]);
-                }
-                acc[N - 1] = _mm512_alignr_epi64::<2>(z, acc[N - 1]);
-                let h0 = _mm512_madd52hi_epu64(carry, nr.n[0], mv);
-                acc[0] = _mm512_add_epi64(_mm512_madd52lo_epu64(acc[0], nr.n1[0], mv), h0);
-                for j in 1..N {
-                    acc[j] = _mm512_madd52hi_epu64(
-                        _mm512_madd52lo_epu64(acc[j], nr.n1[j], mv),
-                        nr.n[j],
-                        mv,
-                    );
-                }
-                *bp = bv;
-                if i + 1 == nr.steps {
-                    // After the last step: the high halves of `a_k a_i` (lane pair `k`
-                    // is now digit `i + 1 + k`), as in a step.
-                    unroll10!(N, j, {
-                        if j >= B {
-                            let p = if j == B {
-                                _mm512_maskz_madd52hi_epu64(above_l, z, av[j], bv)
-                            } else {
-                                _mm512_madd52hi_epu64(z, av[j], bv)
-                            };
-                            let mut t = _mm512_add_epi64(acc[j], _mm512_add_epi64(p, p));
-                            if j == B {
-                                t = _mm512_mask_add_epi64(t, at_l, t, dhi[j]);
-                            }
-                            acc[j] = t;
+        let b = &b[..8 * N];
+        let mut bp = z;
+        let steps = nr.steps;
+        for g in 0..steps.div_ceil(N) {
+            unroll10!(N, rot, {
+                if g * N + rot < steps {
+                    // Digit `g N + rot` of `b`: register `rot`, lane pair `g`.
+                    let w = 8 * rot + 2 * g;
+                    let c: &[u64; 2] = b[w..w + 2].try_into().expect("one digit pair");
+                    // SAFETY: `c` is 16 readable bytes; the unaligned load has no alignment
+                    // requirement.
+                    let bv = _mm512_broadcast_i32x4(_mm_loadu_si128(c.as_ptr().cast()));
+                    unroll10!(N, k, {
+                        let ph = (k + rot) % N;
+                        let p =
+                            _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(z, av[k], bv), av[k], bp);
+                        acc[ph] = _mm512_add_epi64(acc[ph], p);
+                    });
+                    let t = acc[rot];
+                    let q = _mm512_madd52lo_epu64(z, t, nr.k0v);
+                    let mv = _mm512_shuffle_i64x2::<0>(q, q);
+                    let carry = _mm512_maskz_srli_epi64::<52>(3, _mm512_add_epi64(t, maskv));
+                    acc[rot] = _mm512_alignr_epi64::<2>(z, acc[rot]);
+                    // Logical `k` is now physical `(k + rot + 1) mod N`.
+                    let p0 = (rot + 1) % N;
+                    let h0 = _mm512_madd52hi_epu64(carry, nr.n[0], mv);
+                    acc[p0] = _mm512_add_epi64(_mm512_madd52lo_epu64(acc[p0], nr.n1[0], mv), h0);
+                    unroll10!(N, k, {
+                        if k > 0 {
+                            let ph = (k + rot + 1) % N;
+                            acc[ph] = _mm512_madd52hi_epu64(
+                                _mm512_madd52lo_epu64(acc[ph], nr.n1[k], mv),
+                                nr.n[k],
+                                mv,
+                            );
                         }
                     });
+                    bp = bv;
                 }
+            });
+        }
+        // The high halves of `a b_{S-1}`, and the registers back in logical order (the
+        // rotation `S mod N` is public: one of `N` written-out cases).
+        let mut out = [z; N];
+        let rot_end = steps % N;
+        unroll10!(N, rot, {
+            if rot == rot_end {
+                unroll10!(N, k, {
+                    out[k] = _mm512_madd52hi_epu64(acc[(k + rot) % N], av[k], bp);
+                });
             }
         });
-    }
-}
-
-/// Register counts (at most) with a dedicated squaring: [`sqr_block`] is written out for
-/// every block, which makes the code grow with the square of the size.
-const SQR_MAX_REGS: usize = 10;
-
-/// [`ammp`] with `b = a`: `r = a^2 / R'` per half, with the symmetric products formed once
-/// (`N` at most [`SQR_MAX_REGS`]).
-#[inline(never)]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-fn ammp_sqr<const N: usize>(r: &mut [u64], a: &[u64], nr: &PRegs<N>) {
-    if N > SQR_MAX_REGS {
-        return ammp(r, a, a, nr);
-    }
-    let z = _mm512_setzero_si512();
-    let av: [__m512i; N] = core::array::from_fn(|j| load8(a, j));
-    let dlo: [__m512i; N] = core::array::from_fn(|j| _mm512_madd52lo_epu64(z, av[j], av[j]));
-    let dhi: [__m512i; N] = core::array::from_fn(|j| _mm512_madd52hi_epu64(z, av[j], av[j]));
-    let mut acc = [z; N];
-    let b = &a[..2 * nr.steps];
-    let mut bp = z;
-    macro_rules! blocks {
-        ($($k:literal)*) => {
-            $(
-                if $k < N {
-                    sqr_block::<N, $k>(&mut acc, &av, &dlo, &dhi, nr, b, &mut bp);
-                }
-            )*
-        };
-    }
-    blocks!(0 1 2 3 4 5 6 7 8 9);
-    normalize_pair(&mut acc);
-    for (j, &v) in acc.iter().enumerate() {
-        store8(r, j, v);
+        normalize_pair(&mut out);
+        for (j, &v) in out.iter().enumerate() {
+            store8(r, j, v);
+        }
     }
 }
 
@@ -980,10 +982,10 @@ fn lookup_pair<const N: usize>(out: &mut [u64], table: &[u64], idx: [usize; 2]) 
 }
 
 /// Two exponentiations of the same shape, both halves in every register.
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
 fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x: &Pair<'_>) {
     let d2 = 8 * N;
-    let mut np = interleave(x.n[0], x.n[1]);
+    let mut np = interleave::<N>(x.n[0], x.n[1]);
     let st = steps(bit_len(x.n[0]));
     debug_assert_eq!(st, steps(bit_len(x.n[1])));
     let nr = PRegs::<N>::new(&np, x.k0, st);
@@ -992,8 +994,8 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
     let mut one = vec![0u64; d2];
     one[0] = 1;
     one[1] = 1;
-    let mut rr = interleave(x.rr[0], x.rr[1]);
-    let mut bp = interleave(b[0], b[1]);
+    let mut rr = interleave::<N>(x.rr[0], x.rr[1]);
+    let mut bp = interleave::<N>(b[0], b[1]);
     {
         let (t0, rest) = table.split_at_mut(d2);
         ammp(t0, &one, &rr, &nr); // R' mod n
@@ -1024,7 +1026,7 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
             continue;
         }
         for _ in 0..WIN {
-            ammp_sqr(&mut tmp, &acc, &nr);
+            ammp(&mut tmp, &acc, &acc, &nr);
             core::mem::swap(&mut acc, &mut tmp);
         }
         ammp(&mut tmp, &acc, &entry, &nr);
@@ -1032,7 +1034,7 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
     }
     ammp(&mut tmp, &acc, &one, &nr);
     let [o0, o1] = out;
-    deinterleave(&tmp, o0, o1);
+    deinterleave::<N>(&tmp, o0, o1);
     wipe(&mut [
         &mut table, &mut acc, &mut entry, &mut tmp, &mut np, &mut rr, &mut bp,
     ]);
@@ -1040,18 +1042,18 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
 
 /// Two exponentiations by the same **public** exponent, both halves in every register
 /// (square-and-multiply that branches on the bits of `e`).
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
 fn pow2_vartime<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: &BoxedUint, x: &Pair<'_>) {
     let d2 = 8 * N;
-    let mut np = interleave(x.n[0], x.n[1]);
+    let mut np = interleave::<N>(x.n[0], x.n[1]);
     let st = steps(bit_len(x.n[0]));
     debug_assert_eq!(st, steps(bit_len(x.n[1])));
     let nr = PRegs::<N>::new(&np, x.k0, st);
     let mut one = vec![0u64; d2];
     one[0] = 1;
     one[1] = 1;
-    let mut rr = interleave(x.rr[0], x.rr[1]);
-    let mut bp = interleave(b[0], b[1]);
+    let mut rr = interleave::<N>(x.rr[0], x.rr[1]);
+    let mut bp = interleave::<N>(b[0], b[1]);
     let mut acc = vec![0u64; d2];
     let mut bm = vec![0u64; d2];
     let mut tmp = vec![0u64; d2];
@@ -1063,7 +1065,7 @@ fn pow2_vartime<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: &BoxedU
         acc.copy_from_slice(&bm);
     }
     for i in (0..bits.saturating_sub(1)).rev() {
-        ammp_sqr(&mut tmp, &acc, &nr);
+        ammp(&mut tmp, &acc, &acc, &nr);
         core::mem::swap(&mut acc, &mut tmp);
         if e.bit(i) == 1 {
             ammp(&mut tmp, &acc, &bm, &nr);
@@ -1072,7 +1074,7 @@ fn pow2_vartime<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: &BoxedU
     }
     ammp(&mut tmp, &acc, &one, &nr);
     let [o0, o1] = out;
-    deinterleave(&tmp, o0, o1);
+    deinterleave::<N>(&tmp, o0, o1);
     wipe(&mut [&mut acc, &mut bm, &mut tmp, &mut np, &mut rr, &mut bp]);
 }
 
@@ -1158,6 +1160,69 @@ mod tests {
         };
     }
 
+    /// [`normalize_pair`] on a pair in its layout, through memory.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
+    fn normalize_words<const N: usize>(w: &mut [u64]) {
+        let mut acc: [__m512i; N] = core::array::from_fn(|j| load8(w, j));
+        normalize_pair(&mut acc);
+        for (j, &v) in acc.iter().enumerate() {
+            store8(w, j, v);
+        }
+    }
+
+    /// The carry normalisation equals a scalar carry ripple, on lanes of up to 60 bits
+    /// with a chain of digits `2^52 - 1` above a generated carry in each half (so the
+    /// carry-lookahead ripples, across its 64-bit words where the pair has more than 32
+    /// digits), for every register count and both pair layouts.
+    fn normalize_eq_scalar<const N: usize>() {
+        let d = 4 * N;
+        let mut rng = Rng(0x5eed ^ N as u64);
+        for case in 0..64 {
+            let mut x = [vec![0u64; d], vec![0u64; d]];
+            let mut want = [vec![0u64; d], vec![0u64; d]];
+            for h in 0..2 {
+                for v in x[h][..d - 1].iter_mut() {
+                    *v = rng.next() >> 4;
+                }
+                // Lane g0 gets a carry from below and is 2^52 - 1: it generates one,
+                // which lanes g0 + 1 .. g1 (2^52 - 1, no carry of their own) propagate.
+                let g0 = (case * 7 + 13 * h) % (d - 2);
+                let g1 = g0 + 1 + (rng.next() as usize) % (d - 2 - g0);
+                if g0 > 0 {
+                    x[h][g0 - 1] = 1 << 52;
+                    x[h][g0] = MASK;
+                } else {
+                    x[h][g0] = MASK + 1;
+                }
+                for v in x[h][g0 + 1..g1].iter_mut() {
+                    *v = MASK;
+                }
+                x[h][d - 1] = 0;
+                let mut carry = 0u64;
+                for i in 0..d {
+                    let t = x[h][i] + carry;
+                    want[h][i] = t & MASK;
+                    carry = t >> 52;
+                }
+                assert_eq!(carry, 0);
+                // The ripple happened: the chain is all zero.
+                assert!(want[h][g0..g1].iter().all(|&v| v == 0));
+            }
+            let mut w = interleave::<N>(&x[0], &x[1]);
+            // SAFETY: the caller checked the IFMA token (which includes BMI2).
+            unsafe { normalize_words::<N>(&mut w) };
+            assert_eq!(w, interleave::<N>(&want[0], &want[1]), "N={N} case {case}");
+        }
+    }
+
+    #[test]
+    fn normalize_pair_matches_scalar() {
+        if Ifma::get().is_none() {
+            return;
+        }
+        each_n!(normalize_eq_scalar);
+    }
+
     /// The paired kernel equals two single multiplications, on random and edge operands
     /// (0, 1, n - 1, n, 2n - 1), for every register count and for step counts `4 N` and
     /// `4 N - 1`.
@@ -1171,7 +1236,7 @@ mod tests {
             let st = steps(bits);
             let (nr0, nr1) = (NRegs::<N>::new(&n0, k00), NRegs::<N>::new(&n1, k01));
             assert_eq!((nr0.steps, nr1.steps), (st, st));
-            let np = interleave(&n0, &n1);
+            let np = interleave::<N>(&n0, &n1);
             let pr = PRegs::<N>::new(&np, [k00, k01], st);
             let edges = |n: &[u64]| {
                 let mut one = vec![0u64; d];
@@ -1194,23 +1259,25 @@ mod tests {
                     unsafe {
                         amm1(&mut r0, a0, b0, &nr0);
                         amm1(&mut r1, a1, b1, &nr1);
-                        ammp(&mut rp, &interleave(a0, a1), &interleave(b0, b1), &pr);
+                        ammp(
+                            &mut rp,
+                            &interleave::<N>(a0, a1),
+                            &interleave::<N>(b0, b1),
+                            &pr,
+                        );
                     }
-                    assert_eq!(rp, interleave(&r0, &r1), "N={N} bits={bits}");
-                    let ap = interleave(a0, a1);
+                    assert_eq!(rp, interleave::<N>(&r0, &r1), "N={N} bits={bits}");
+                    let ap = interleave::<N>(a0, a1);
                     let (mut s0, mut s1) = (vec![0u64; d], vec![0u64; d]);
                     let mut sp = vec![0u64; 2 * d];
                     checked += 1;
-                    if N > SQR_MAX_REGS {
-                        continue;
-                    }
                     // SAFETY: the caller checked the IFMA token.
                     unsafe {
                         amm1(&mut s0, a0, a0, &nr0);
                         amm1(&mut s1, a1, a1, &nr1);
-                        ammp_sqr(&mut sp, &ap, &pr);
+                        ammp(&mut sp, &ap, &ap, &pr);
                     }
-                    assert_eq!(sp, interleave(&s0, &s1), "square N={N} bits={bits}");
+                    assert_eq!(sp, interleave::<N>(&s0, &s1), "square N={N} bits={bits}");
                 }
             }
         }
@@ -1353,12 +1420,12 @@ mod tests {
             let mut rng = Rng(7);
             let (n, k0) = modulus(&mut rng, d, 208 * N - 2);
             let nr = NRegs::<N>::new(&n, k0);
-            let pr = PRegs::<N>::new(&interleave(&n, &n), [k0, k0], nr.steps);
+            let pr = PRegs::<N>::new(&interleave::<N>(&n, &n), [k0, k0], nr.steps);
             let a = rng.digits(d, 208 * N - 3);
             let (mut x0, mut x1, mut t0, mut t1) = (a.clone(), a.clone(), a.clone(), a.clone());
-            let mut xp = interleave(&a, &a);
+            let mut xp = interleave::<N>(&a, &a);
             let mut tp = xp.clone();
-            let (mut one, mut pair, mut sqr) = (f64::MAX, f64::MAX, f64::MAX);
+            let (mut one, mut pair) = (f64::MAX, f64::MAX);
             let reps = 2000;
             for _ in 0..50 {
                 // SAFETY: the token was checked by the caller.
@@ -1377,17 +1444,9 @@ mod tests {
                         core::mem::swap(&mut tp, &mut xp);
                     }
                     pair = pair.min((cpu_ns() - t) as f64 / reps as f64);
-                    let t = cpu_ns();
-                    for _ in 0..reps {
-                        ammp_sqr::<N>(&mut tp, &xp, &pr);
-                        core::mem::swap(&mut tp, &mut xp);
-                    }
-                    sqr = sqr.min((cpu_ns() - t) as f64 / reps as f64);
                 }
             }
-            std::println!(
-                "N={N}: 2 x amm1 {one:.1} ns, ammp {pair:.1} ns, ammp_sqr {sqr:.1} ns (best of 50)"
-            );
+            std::println!("N={N}: 2 x amm1 {one:.1} ns, ammp {pair:.1} ns (best of 50)");
         }
         run::<5>();
         run::<8>();
