@@ -19,7 +19,7 @@
 
 use core::arch::x86_64::*;
 
-use super::tables::{gf_mul, gfni_mul_matrix, MDS_INV, SBOX, SBOX_INV};
+use super::tables::{gf_mul, gfni_mul_matrix, MDS, MDS_INV, SBOX, SBOX_INV};
 
 /// `NIB[s][h]`: bytes `16 h .. 16 h + 16` of S-box `s` (0..4 forward, 4..8 inverse), in
 /// both 128-bit lanes.
@@ -89,6 +89,16 @@ pub(crate) static MUL: MulTables = {
 };
 
 pub(crate) const M2: u64 = gfni_mul_matrix(2);
+/// The GFNI matrices of the MDS row's coefficients.
+pub(crate) const MMDS: [u64; 8] = {
+    let mut m = [0u64; 8];
+    let mut i = 0;
+    while i < 8 {
+        m[i] = gfni_mul_matrix(MDS[i]);
+        i += 1;
+    }
+    m
+};
 pub(crate) const MINV: [u64; 8] = {
     let mut m = [0u64; 8];
     let mut i = 0;
@@ -177,6 +187,90 @@ pub(crate) fn sbox_grouped(x: __m256i, t: &[[u8; 32]; 16]) -> __m256i {
     _mm256_blendv_epi8(m0, m1, x)
 }
 
+/// Telescopes sixteen nibble tables as [`NIB_T`] does (`t[4 q + j] ^= t[4 q + j + 1]`
+/// for `j < 3`), for [`sbox_split`].
+pub(crate) const fn telescope(t: [[u8; 32]; 16]) -> [[u8; 32]; 16] {
+    let mut out = t;
+    let mut h = 0;
+    while h < 16 {
+        if h % 4 < 3 {
+            let mut l = 0;
+            while l < 32 {
+                out[h][l] = t[h][l] ^ t[h + 1][l];
+                l += 1;
+            }
+        }
+        h += 1;
+    }
+    out
+}
+
+/// The index offsets of [`sbox_split`] for `P` passes: `own[p][i]` says whether byte `i`
+/// is looked up by pass `p` (each byte by exactly one pass). Entry `[p][j][i]` is
+/// `0x70 - 16 j` (the offset of [`sbox_grouped`]) where byte `i` is pass `p`'s, else
+/// 0x80, which puts bit 7 (the `vpshufb` zero) in every index of the byte.
+pub(crate) const fn split_offsets<const P: usize>(own: [[bool; 32]; P]) -> [[[u8; 32]; 4]; P] {
+    let mut c = [[[0x80u8; 32]; 4]; P];
+    let mut p = 0;
+    while p < P {
+        let mut j = 0;
+        while j < 4 {
+            let mut i = 0;
+            while i < 32 {
+                if own[p][i] {
+                    c[p][j][i] = (0x70 - 16 * j) as u8;
+                }
+                i += 1;
+            }
+            j += 1;
+        }
+        p += 1;
+    }
+    c
+}
+
+/// Several 256-entry lookups on the bytes of one register, each byte by one of them, at
+/// the cost of one [`sbox_grouped`] lookup per pass but three `vpblendvb` in all (for the
+/// one-block kernels, where the bytes of a register go through different S-boxes). Pass
+/// `p` reads the telescoped tables `t[p]` ([`telescope`]; per 128-bit lane, so each lane
+/// may hold its own S-box) with the indices `(x & 0x3f) + c[p][j]` ([`split_offsets`]):
+/// bytes that are not the pass's read zeros, so the passes' reads of a group are XORed
+/// together before the two blend levels, which depend on `x` only.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn sbox_split<const P: usize>(
+    x: __m256i,
+    t: &[[[u8; 32]; 16]; P],
+    c: &[[[u8; 32]; 4]; P],
+) -> __m256i {
+    let e = _mm256_and_si256(x, _mm256_set1_epi8(0x3f));
+    let mut idx = [[_mm256_setzero_si256(); 4]; P];
+    for p in 0..P {
+        for j in 0..4 {
+            idx[p][j] = _mm256_add_epi8(e, load32(&c[p][j]));
+        }
+    }
+    let mut g = [_mm256_setzero_si256(); 4];
+    for q in 0..4 {
+        // A balanced XOR tree over the pass-by-table reads of group q.
+        let mut r = [_mm256_setzero_si256(); 4];
+        for j in 0..4 {
+            r[j] = _mm256_shuffle_epi8(load32(&t[0][4 * q + j]), idx[0][j]);
+            for p in 1..P {
+                r[j] = _mm256_xor_si256(
+                    r[j],
+                    _mm256_shuffle_epi8(load32(&t[p][4 * q + j]), idx[p][j]),
+                );
+            }
+        }
+        g[q] = _mm256_xor_si256(_mm256_xor_si256(r[0], r[1]), _mm256_xor_si256(r[2], r[3]));
+    }
+    let b6 = _mm256_slli_epi16::<1>(x);
+    let m0 = _mm256_blendv_epi8(g[0], g[1], b6);
+    let m1 = _mm256_blendv_epi8(g[2], g[3], b6);
+    _mm256_blendv_epi8(m0, m1, x)
+}
+
 /// `2 x` modulo x^8+x^4+x^3+x^2+1, without GFNI.
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -238,6 +332,40 @@ pub(crate) fn mix<const N: usize>(
         rows!(0 1 2 3 4 5 6 7);
         out
     }
+}
+
+/// One MixColumns output `k + sum MDS[i] q[i]` from the eight rotations `q[i]` (row `r`
+/// of `q[i]` is row `r + i` of the column) with the doubling `dbl`: the grouping of
+/// [`mix`], `A + 2 (B + 2 (C + 2 D))`, three doublings in a chain.
+#[inline(always)]
+pub(crate) fn mds_row(q: &[__m256i; 8], k: __m256i, dbl: impl Fn(__m256i) -> __m256i) -> __m256i {
+    // SAFETY: (every intrinsic below) the callers enable AVX2.
+    unsafe {
+        let x3 = |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c);
+        let aa = x3(
+            x3(q[0], q[1], q[2]),
+            x3(q[3], q[6], k),
+            _mm256_setzero_si256(),
+        );
+        let bb = _mm256_xor_si256(q[5], q[6]);
+        let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm256_setzero_si256());
+        let t = _mm256_xor_si256(cc, dbl(q[4]));
+        let t = _mm256_xor_si256(bb, dbl(t));
+        _mm256_xor_si256(aa, dbl(t))
+    }
+}
+
+/// [`mds_row`] with GFNI: the five products (coefficients 5, 8, 6, 7, 4) side by side, one
+/// `gf2p8affineqb` each, so the chain from `q` to the output is one product and the XORs.
+#[inline]
+#[target_feature(enable = "avx2,gfni")]
+pub(crate) fn mds_row_gfni(q: &[__m256i; 8], k: __m256i) -> __m256i {
+    let m = |i: usize| _mm256_gf2p8affine_epi64_epi8::<0>(q[i], _mm256_set1_epi64x(MMDS[i] as i64));
+    // The coefficient-1 terms (and the key) first: they are ready before the products.
+    let ones = _mm256_xor_si256(_mm256_xor_si256(q[0], q[1]), _mm256_xor_si256(q[3], k));
+    let a = _mm256_xor_si256(m(2), m(4));
+    let b = _mm256_xor_si256(m(5), m(6));
+    _mm256_xor_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(m(7), ones))
 }
 
 /// InvMixColumns of one column by nibble tables.

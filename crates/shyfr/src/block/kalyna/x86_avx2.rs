@@ -6,8 +6,9 @@
 //!   bits 6, 7), telescoped, combined by XOR, each read with an index that `vpshufb`
 //!   zeroes unless bits 4, 5 are at most its place in the group, then two levels of
 //!   `vpblendvb` (`sbox_grouped`: `vpshufb` and `vpblendvb` share two ports on Zen 4,
-//!   the XORs have four); in the one-block kernels a 4-level blend tree (shorter
-//!   chains). Constant time: no secret index into memory.
+//!   the XORs have four); in the one-block kernels the same telescoped groups, the two
+//!   lane-split passes (`sbox_split`: each byte read by one pass, zero in the other)
+//!   XORed before three `vpblendvb` in all. Constant time: no secret index into memory.
 //! * ShiftRows: register renaming, as in the AVX-512 backend.
 //! * MixColumns: `out_r = A + 2 (B + 2 (C + 2 D))` with the sums of `x86_avx512.rs`; the
 //!   doubling modulo x^8+x^4+x^3+x^2+1 is `gf2p8affineqb` with GFNI, otherwise
@@ -33,7 +34,8 @@ use super::soft::shift;
 use super::Chained as Chain;
 use super::{RoundKeys, MAX_ROUNDS};
 use crate::arith::gf256::x86_avx2::{
-    inv_mix, inv_mix_gfni, load32, mix, sbox_bulk, sbox_with, xtime, xtime_gfni,
+    inv_mix, inv_mix_gfni, load32, mds_row, mds_row_gfni, mix, sbox_bulk, sbox_split,
+    split_offsets, telescope, xtime, xtime_gfni,
 };
 use crate::inout::InOut;
 
@@ -413,14 +415,16 @@ pub(super) fn decrypt(rk: &RoundKeys, keys: &Keys, t: Tokens, io: InOut<'_>) {
 // mode pays for every block; here the block stays in one register, in memory order (byte
 // `8 c + r` is row `r` of column `c`).
 //
-// * SubBytes: the block in both 128-bit lanes of a ymm; one nibble-table S-box pass
-//   (sixteen `vpshufb` and a blend tree, as in `sbox`) looks up pi_0 in the low lane and
-//   pi_1 in the high lane, a second pass pi_2 / pi_3; the row's S-box is then picked per
-//   byte by constant blends.
+// * SubBytes: the block in both 128-bit lanes of a ymm; `sbox_split` looks up pi_0 /
+//   pi_2 in the low lane and pi_1 / pi_3 in the high lane (two passes of telescoped
+//   nibble tables, sixteen `vpshufb` each, every byte read in one lane and pass only and
+//   zero elsewhere, the reads XORed, then three `vpblendvb`); the two lanes XORed (one
+//   `vpermq`) are the block, in both lanes again.
 // * ShiftRows and the rotations of MixColumns: one `vpshufb` per rotation `k`, with
 //   ShiftRows folded into its index.
-// * MixColumns: `A + 2 (B + 2 (C + 2 D))` (the grouping of `mix`), doubling by GFNI or by
-//   add + masked XOR of 0x1d.
+// * MixColumns: with GFNI the five products `MDS[k] q_k` side by side (`mds_row_gfni`: one
+//   product on the chain, not three doublings); without it `A + 2 (B + 2 (C + 2 D))`
+//   (`mds_row`, the grouping of `mix`), doubling by add + masked XOR of 0x1d.
 
 /// `PAIRS[p][h]`: bytes `16 h .. 16 h + 16` of S-box `2 p` in the low lane and of S-box
 /// `2 p + 1` in the high lane.
@@ -463,16 +467,52 @@ static SR_ROT2: [[u8; 16]; 8] = {
     t
 };
 
-/// Byte masks (top bit) of the rows using pi_1 and pi_3 (`r % 4` odd) and of pi_2 / pi_3
-/// (`r % 4 >= 2`).
-static ODD_ROWS: [u8; 16] = [
-    0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80, 0, 0x80,
-];
+/// [`PAIRS`] telescoped for [`sbox_split`].
+static PAIRS_T: PairTables = PairTables([telescope(PAIRS.0[0]), telescope(PAIRS.0[1])]);
+
+/// The S-box (0..4) of the byte at register position `i` of a one-block kernel's register,
+/// for 128-bit blocks (both lanes the block in memory order, byte `8 c + r`: row `r`) or
+/// for the order of [`order256`].
+const fn row_sbox(i: usize, wide: bool) -> usize {
+    if wide {
+        order256(i) % 4
+    } else {
+        i % 4
+    }
+}
+
+/// Which pass of [`sbox_split`] (tables `PAIRS_T[p]`: S-box `2 p` in lane 0, `2 p + 1`
+/// in lane 1) looks up register byte `i`: pass `p` where the byte's S-box is its lane's.
+/// For 128-bit blocks, held in both lanes, each byte is looked up in one lane only (and
+/// zero in the other), so the result's two lanes XORed are the block.
+const fn split_own(wide: bool) -> [[bool; 32]; 2] {
+    let mut own = [[false; 32]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut i = 0;
+        while i < 32 {
+            own[p][i] = row_sbox(i, wide) == 2 * p + i / 16;
+            i += 1;
+        }
+        p += 1;
+    }
+    own
+}
+
+/// The [`sbox_split`] offsets of the 128-bit kernel.
+#[repr(C, align(32))]
+struct Offsets([[[u8; 32]; 4]; 2]);
+
+static SPLIT128: Offsets = Offsets(split_offsets(split_own(false)));
+
+/// The [`sbox_split`] offsets of the 256- and 512-bit kernels (register order of
+/// [`order256`]).
+static SPLIT256: Offsets = Offsets(split_offsets(split_own(true)));
 
 /// One chained kernel per doubling (plain AVX2, or GFNI): the same body, stamped twice so
 /// that each has its own target features.
 macro_rules! chain128_kernel {
-    ($name:ident, $features:literal, $dbl:expr) => {
+    ($name:ident, $features:literal, $row:expr) => {
         /// A chained mode over `n` 128-bit blocks with the chaining value `iv` (updated).
         ///
         /// # Safety
@@ -488,48 +528,31 @@ macro_rules! chain128_kernel {
             n: usize,
         ) {
             let nr = rk.nr;
-            let dbl = $dbl;
-            let keys: [__m128i; MAX_ROUNDS + 1] =
-                core::array::from_fn(|t| _mm_set_epi64x(rk.rk[t][1] as i64, rk.rk[t][0] as i64));
-            let sr: [__m128i; 8] = core::array::from_fn(|k| {
-                // SAFETY: 16 readable bytes of a static table.
-                unsafe { _mm_loadu_si128(SR_ROT2[k].as_ptr().cast()) }
+            let row = $row;
+            // The round keys in both lanes.
+            let keys: [__m256i; MAX_ROUNDS + 1] = core::array::from_fn(|t| {
+                let (k0, k1) = (rk.rk[t][0] as i64, rk.rk[t][1] as i64);
+                _mm256_set_epi64x(k1, k0, k1, k0)
             });
-            // SAFETY: 16 readable bytes of a static table.
-            let odd = unsafe { _mm_loadu_si128(ODD_ROWS.as_ptr().cast()) };
-            let pass = |xd: __m256i, p: usize| sbox_with(xd, &PAIRS.0[p]);
-            let round = |x: __m128i, k: __m128i| {
-                let xd = _mm256_broadcastsi128_si256(x);
-                let (s01, s23) = (pass(xd, 0), pass(xd, 1));
-                let a = _mm_blendv_epi8(
-                    _mm256_castsi256_si128(s01),
-                    _mm256_extracti128_si256::<1>(s01),
-                    odd,
-                );
-                let b = _mm_blendv_epi8(
-                    _mm256_castsi256_si128(s23),
-                    _mm256_extracti128_si256::<1>(s23),
-                    odd,
-                );
-                // Rows 2, 3 (mod 4) are the high 16-bit half of every 32-bit group.
-                let y = _mm_blend_epi16::<0xaa>(a, b);
-                let q: [__m128i; 8] = core::array::from_fn(|k| _mm_shuffle_epi8(y, sr[k]));
-                let x3 = |a, b, c| _mm_xor_si128(_mm_xor_si128(a, b), c);
-                let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
-                let bb = _mm_xor_si128(q[5], q[6]);
-                let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm_setzero_si128());
-                let dd = q[4];
-                let t = _mm_xor_si128(cc, dbl(dd));
-                let t = _mm_xor_si128(bb, dbl(t));
-                x3(aa, dbl(t), k)
+            let sr: [__m256i; 8] = core::array::from_fn(|k| {
+                // SAFETY: 16 readable bytes of a static table.
+                _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(SR_ROT2[k].as_ptr().cast()) })
+            });
+            // The block in both lanes of a ymm during the rounds.
+            let round = |x: __m256i, k: __m256i| {
+                // Lane 0 holds the bytes of pi_0 / pi_2, lane 1 those of pi_1 / pi_3.
+                let s = sbox_split(x, &PAIRS_T.0, &SPLIT128.0);
+                let y = _mm256_xor_si256(s, _mm256_permute4x64_epi64::<0x4e>(s));
+                let q: [__m256i; 8] = core::array::from_fn(|k| _mm256_shuffle_epi8(y, sr[k]));
+                row(&q, k)
             };
-            let encrypt = |mut x: __m128i| {
-                x = _mm_add_epi64(x, keys[0]);
+            let encrypt = |x: __m128i| {
+                let mut x = _mm256_add_epi64(_mm256_broadcastsi128_si256(x), keys[0]);
                 for r in 1..nr {
                     x = round(x, keys[r]);
                 }
-                x = round(x, _mm_setzero_si128());
-                _mm_add_epi64(x, keys[nr])
+                x = round(x, _mm256_setzero_si256());
+                _mm_add_epi64(_mm256_castsi256_si128(x), _mm256_castsi256_si128(keys[nr]))
             };
             chain_blocks!(
                 mode,
@@ -547,12 +570,11 @@ macro_rules! chain128_kernel {
     };
 }
 
-chain128_kernel!(chain128, "avx2", |x: __m128i| {
-    let top = _mm_cmpgt_epi8(_mm_setzero_si128(), x);
-    _mm_xor_si128(_mm_add_epi8(x, x), _mm_and_si128(top, _mm_set1_epi8(0x1d)))
-});
-chain128_kernel!(chain128_gfni, "avx2,gfni", |x: __m128i| {
-    _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(crate::arith::gf256::x86_avx2::M2 as i64))
+chain128_kernel!(chain128, "avx2", |q: &[__m256i; 8], k| mds_row(q, k, |x| {
+    xtime(x)
+}));
+chain128_kernel!(chain128_gfni, "avx2,gfni", |q: &[__m256i; 8], k| {
+    mds_row_gfni(q, k)
 });
 
 /// The register order of a 256-bit block in its one-block kernel: register byte `i`
@@ -625,10 +647,10 @@ static PERM256: Perm256 = {
 
 /// The 256-bit-block sibling of `chain128_kernel`: the block kept in the register order
 /// of [`order256`] between the first and the last (modular) key addition, so that the
-/// four S-boxes are two lane-split nibble-table passes and a dword blend, and each
+/// four S-boxes are the two lane-split passes of `sbox_split`, and each
 /// rotation-after-ShiftRows two `vpshufb` (same lane, swapped lanes) ORed.
 macro_rules! chain256_kernel {
-    ($name:ident, $features:literal, $dbl:expr) => {
+    ($name:ident, $features:literal, $row:expr) => {
         /// A chained mode over `n` 256-bit blocks with the chaining value `iv` (updated).
         ///
         /// # Safety
@@ -644,7 +666,7 @@ macro_rules! chain256_kernel {
             n: usize,
         ) {
             let nr = rk.nr;
-            let dbl = $dbl;
+            let row = $row;
             let perm = |x: __m256i, t: &[[u8; 32]; 2]| {
                 let xs = _mm256_permute4x64_epi64::<0x4e>(x);
                 _mm256_or_si256(
@@ -665,9 +687,8 @@ macro_rules! chain256_kernel {
             let sr: [[__m256i; 2]; 8] =
                 core::array::from_fn(|k| [load32(&PERM256.0[k][0]), load32(&PERM256.0[k][1])]);
             let round = |x: __m256i, k: __m256i| {
-                let (s01, s23) = (sbox_with(x, &PAIRS.0[0]), sbox_with(x, &PAIRS.0[1]));
                 // The high half of each lane holds the bytes of pi_2 / pi_3.
-                let y = _mm256_blend_epi32::<0xcc>(s01, s23);
+                let y = sbox_split(x, &PAIRS_T.0, &SPLIT256.0);
                 let ys = _mm256_permute4x64_epi64::<0x4e>(y);
                 let q: [__m256i; 8] = core::array::from_fn(|k| {
                     _mm256_or_si256(
@@ -675,13 +696,7 @@ macro_rules! chain256_kernel {
                         _mm256_shuffle_epi8(ys, sr[k][1]),
                     )
                 });
-                let x3 = |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c);
-                let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
-                let bb = _mm256_xor_si256(q[5], q[6]);
-                let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm256_setzero_si256());
-                let t = _mm256_xor_si256(cc, dbl(q[4]));
-                let t = _mm256_xor_si256(bb, dbl(t));
-                x3(aa, dbl(t), k)
+                row(&q, k)
             };
             let encrypt = |x: __m256i| {
                 let mut x = perm(_mm256_add_epi64(x, keys[0]), &PERM256.0[8]);
@@ -707,8 +722,12 @@ macro_rules! chain256_kernel {
     };
 }
 
-chain256_kernel!(chain256, "avx2", xtime);
-chain256_kernel!(chain256_gfni, "avx2,gfni", xtime_gfni);
+chain256_kernel!(chain256, "avx2", |q: &[__m256i; 8], k| mds_row(q, k, |x| {
+    xtime(x)
+}));
+chain256_kernel!(chain256_gfni, "avx2,gfni", |q: &[__m256i; 8], k| {
+    mds_row_gfni(q, k)
+});
 
 /// The one-block kernel's permutations for 512-bit blocks, held in two ymm (`A`:
 /// columns 0..4, `B`: columns 4..8), each in the register order of [`order256`].
@@ -755,10 +774,10 @@ static PERM512: Perm512 = {
 };
 
 /// The 512-bit-block sibling: the block in two ymm in the register order of
-/// [`order256`] (two lane-split S-box passes each), ShiftRows as four `vpshufb` ORed per
+/// [`order256`] (the two lane-split passes of `sbox_split` each), ShiftRows as four `vpshufb` ORed per
 /// register, then each rotation one `vpshufb` of the register or of its lane-swapped copy.
 macro_rules! chain512_kernel {
-    ($name:ident, $features:literal, $dbl:expr) => {
+    ($name:ident, $features:literal, $row:expr) => {
         /// A chained mode over `n` 512-bit blocks with the chaining value `iv` (updated).
         ///
         /// # Safety
@@ -774,7 +793,7 @@ macro_rules! chain512_kernel {
             n: usize,
         ) {
             let nr = rk.nr;
-            let dbl = $dbl;
+            let row = $row;
             let swap = |x: __m256i| _mm256_permute4x64_epi64::<0x4e>(x);
             let perm = |x: __m256i, t: &[[u8; 32]; 2]| {
                 _mm256_or_si256(
@@ -798,22 +817,14 @@ macro_rules! chain512_kernel {
             let sr: [[__m256i; 4]; 2] =
                 core::array::from_fn(|o| core::array::from_fn(|j| load32(&PERM512.sr[o][j])));
             let rot: [__m256i; 8] = core::array::from_fn(|k| load32(&PERM512.rot[k]));
-            let sub = |x: __m256i| {
-                // The high half of each lane holds the bytes of pi_2 / pi_3.
-                _mm256_blend_epi32::<0xcc>(sbox_with(x, &PAIRS.0[0]), sbox_with(x, &PAIRS.0[1]))
-            };
+            // The high half of each lane holds the bytes of pi_2 / pi_3.
+            let sub = |x: __m256i| sbox_split(x, &PAIRS_T.0, &SPLIT256.0);
             let mix = |y: __m256i, k: __m256i| {
                 let ys = swap(y);
                 let q: [__m256i; 8] = core::array::from_fn(|i| {
                     _mm256_shuffle_epi8(if i % 2 == 0 { y } else { ys }, rot[i])
                 });
-                let x3 = |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c);
-                let aa = x3(x3(q[0], q[1], q[2]), q[3], q[6]);
-                let bb = _mm256_xor_si256(q[5], q[6]);
-                let cc = x3(x3(q[2], q[5], q[6]), q[7], _mm256_setzero_si256());
-                let t = _mm256_xor_si256(cc, dbl(q[4]));
-                let t = _mm256_xor_si256(bb, dbl(t));
-                x3(aa, dbl(t), k)
+                row(&q, k)
             };
             let round = |x: [__m256i; 2], k: [__m256i; 2]| {
                 let y = [sub(x[0]), sub(x[1])];
@@ -865,8 +876,12 @@ macro_rules! chain512_kernel {
     };
 }
 
-chain512_kernel!(chain512, "avx2", xtime);
-chain512_kernel!(chain512_gfni, "avx2,gfni", xtime_gfni);
+chain512_kernel!(chain512, "avx2", |q: &[__m256i; 8], k| mds_row(q, k, |x| {
+    xtime(x)
+}));
+chain512_kernel!(chain512_gfni, "avx2,gfni", |q: &[__m256i; 8], k| {
+    mds_row_gfni(q, k)
+});
 
 /// A chained mode on whole blocks, one block at a time in registers: `iv` one block, `n`
 /// blocks at `src` (and `dst`, unless [`Chain::Mac`]).
