@@ -612,7 +612,8 @@ const fn lane_split(src: [usize; 32]) -> [[u8; 32]; 2] {
 
 /// The one-block kernel's permutations for 256-bit blocks: `[k]` for `k` in 0..8 is
 /// ShiftRows followed by the column rotation `k` (row `r` takes row `r + k mod 8`), in
-/// the register order of [`order256`] on both sides; `[8]` takes a block from memory order
+/// the register order of [`order256`] on both sides (all bytes from the same lane for
+/// even `k`, in `[k][0]`, all from the other lane for odd `k`, in `[k][1]`); `[8]` takes a block from memory order
 /// to the register order, `[9]` back.
 #[repr(C, align(32))]
 struct Perm256([[[u8; 32]; 2]; 10]);
@@ -628,6 +629,10 @@ static PERM256: Perm256 = {
             let (c, r) = (p / 8, (p + k) % 8);
             // ShiftRows for four columns: row r comes from column c - r / 2.
             src[i] = order256_inv(8 * ((c + 4 - r / 2) % 4) + r);
+            // ShiftRows keeps rows, so lanes (even rows in lane 0, odd in lane 1): the
+            // kernel reads rotation k from the register for even k and from its
+            // lane-swapped copy for odd k only.
+            assert!((src[i] / 16 != i / 16) == (k % 2 == 1));
             i += 1;
         }
         t[k] = lane_split(src);
@@ -648,7 +653,8 @@ static PERM256: Perm256 = {
 /// The 256-bit-block sibling of `chain128_kernel`: the block kept in the register order
 /// of [`order256`] between the first and the last (modular) key addition, so that the
 /// four S-boxes are the two lane-split passes of `sbox_split`, and each
-/// rotation-after-ShiftRows two `vpshufb` (same lane, swapped lanes) ORed.
+/// rotation-after-ShiftRows one `vpshufb` of the register (even rotations) or of its
+/// lane-swapped copy (odd ones).
 macro_rules! chain256_kernel {
     ($name:ident, $features:literal, $row:expr) => {
         /// A chained mode over `n` 256-bit blocks with the chaining value `iv` (updated).
@@ -684,17 +690,13 @@ macro_rules! chain256_kernel {
                     perm(k, &PERM256.0[8])
                 }
             });
-            let sr: [[__m256i; 2]; 8] =
-                core::array::from_fn(|k| [load32(&PERM256.0[k][0]), load32(&PERM256.0[k][1])]);
+            let sr: [__m256i; 8] = core::array::from_fn(|k| load32(&PERM256.0[k][k % 2]));
             let round = |x: __m256i, k: __m256i| {
                 // The high half of each lane holds the bytes of pi_2 / pi_3.
                 let y = sbox_split(x, &PAIRS_T.0, &SPLIT256.0);
                 let ys = _mm256_permute4x64_epi64::<0x4e>(y);
                 let q: [__m256i; 8] = core::array::from_fn(|k| {
-                    _mm256_or_si256(
-                        _mm256_shuffle_epi8(y, sr[k][0]),
-                        _mm256_shuffle_epi8(ys, sr[k][1]),
-                    )
+                    _mm256_shuffle_epi8(if k % 2 == 0 { y } else { ys }, sr[k])
                 });
                 row(&q, k)
             };
@@ -732,18 +734,18 @@ chain256_kernel!(chain256_gfni, "avx2,gfni", |q: &[__m256i; 8], k| {
 /// The one-block kernel's permutations for 512-bit blocks, held in two ymm (`A`:
 /// columns 0..4, `B`: columns 4..8), each in the register order of [`order256`].
 /// `sr[o][j]`: the `vpshufb` index of ShiftRows for output register `o` from source `j`
-/// (`A`, `A` with its lanes swapped, `B`, `B` swapped), 0x80 (a zero) where the byte
-/// comes from elsewhere. `rot[k]`: the column rotation `k` (row `r` takes row
+/// (`A`, `B`), 0x80 (a zero) where the byte comes from the other one (ShiftRows keeps
+/// rows, so lanes: no byte crosses lanes). `rot[k]`: the column rotation `k` (row `r` takes row
 /// `r + k mod 8`) inside a register, read from the register itself for even `k` and from
 /// its lane-swapped copy for odd `k` (even rows sit in lane 0, odd rows in lane 1).
 #[repr(C, align(32))]
 struct Perm512 {
-    sr: [[[u8; 32]; 4]; 2],
+    sr: [[[u8; 32]; 2]; 2],
     rot: [[u8; 32]; 8],
 }
 
 static PERM512: Perm512 = {
-    let mut sr = [[[0x80u8; 32]; 4]; 2];
+    let mut sr = [[[0x80u8; 32]; 2]; 2];
     let mut o = 0;
     while o < 2 {
         let mut i = 0;
@@ -753,8 +755,8 @@ static PERM512: Perm512 = {
             // ShiftRows for eight columns: row r comes from column c - r.
             let src = 8 * ((c + 8 - r) % 8) + r;
             let byte = order256_inv(src % 32);
-            let swapped = (byte / 16 != i / 16) as usize;
-            sr[o][2 * (src / 32) + swapped][i] = (byte % 16) as u8;
+            assert!(byte / 16 == i / 16);
+            sr[o][src / 32][i] = (byte % 16) as u8;
             i += 1;
         }
         o += 1;
@@ -774,8 +776,8 @@ static PERM512: Perm512 = {
 };
 
 /// The 512-bit-block sibling: the block in two ymm in the register order of
-/// [`order256`] (the two lane-split passes of `sbox_split` each), ShiftRows as four `vpshufb` ORed per
-/// register, then each rotation one `vpshufb` of the register or of its lane-swapped copy.
+/// [`order256`] (the two lane-split passes of `sbox_split` each), ShiftRows as two
+/// `vpshufb` ORed per register, then each rotation one `vpshufb` of the register or of its lane-swapped copy.
 macro_rules! chain512_kernel {
     ($name:ident, $features:literal, $row:expr) => {
         /// A chained mode over `n` 512-bit blocks with the chaining value `iv` (updated).
@@ -814,7 +816,7 @@ macro_rules! chain512_kernel {
                     [perm(k[0], &PERM256.0[8]), perm(k[1], &PERM256.0[8])]
                 }
             });
-            let sr: [[__m256i; 4]; 2] =
+            let sr: [[__m256i; 2]; 2] =
                 core::array::from_fn(|o| core::array::from_fn(|j| load32(&PERM512.sr[o][j])));
             let rot: [__m256i; 8] = core::array::from_fn(|k| load32(&PERM512.rot[k]));
             // The high half of each lane holds the bytes of pi_2 / pi_3.
@@ -828,11 +830,11 @@ macro_rules! chain512_kernel {
             };
             let round = |x: [__m256i; 2], k: [__m256i; 2]| {
                 let y = [sub(x[0]), sub(x[1])];
-                let v = [y[0], swap(y[0]), y[1], swap(y[1])];
                 let shifted: [__m256i; 2] = core::array::from_fn(|o| {
-                    let p: [__m256i; 4] =
-                        core::array::from_fn(|j| _mm256_shuffle_epi8(v[j], sr[o][j]));
-                    _mm256_or_si256(_mm256_or_si256(p[0], p[1]), _mm256_or_si256(p[2], p[3]))
+                    _mm256_or_si256(
+                        _mm256_shuffle_epi8(y[0], sr[o][0]),
+                        _mm256_shuffle_epi8(y[1], sr[o][1]),
+                    )
                 });
                 [mix(shifted[0], k[0]), mix(shifted[1], k[1])]
             };
