@@ -6,10 +6,14 @@
 //!   nibble's bits: constant time, the tables live in registers.
 //!   [`sbox_grouped`] / [`sbox_bulk`]: the same lookup with telescoped tables XORed in
 //!   groups of four and two blend levels, fewer operations on the `vpshufb`/`vpblendvb`
-//!   ports (for the byte-sliced batches).
+//!   ports (for the byte-sliced batches). [`sbox_split`]: the telescoped groups for
+//!   registers whose bytes go through different S-boxes (the one-block kernels): several
+//!   lane-split passes, each byte read by one pass only, XORed before three blends.
 //! * [`mix`]: MixColumns as `out_r = A + 2 (B + 2 (C + 2 D))` (the sums of
 //!   `x86_avx512.rs`); the doubling modulo x^8+x^4+x^3+x^2+1 is `gf2p8affineqb` with GFNI
 //!   ([`xtime_gfni`]), otherwise `vpaddb` + a conditional XOR of 0x1d ([`xtime`]).
+//!   [`mds_row`] / [`mds_row_gfni`]: one output from the eight rotations of a column (the
+//!   one-block kernels); with GFNI the five products side by side, not chained.
 //! * [`inv_mix`] / [`inv_mix_gfni`]: InvMixColumns, each product `MDS_INV[k] * x` by two
 //!   `vpshufb` nibble tables (`c * x = T_lo[x & 15] ^ T_hi[x >> 4]`, GF(2)-linear), or by
 //!   GFNI.
