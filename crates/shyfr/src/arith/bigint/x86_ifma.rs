@@ -1,9 +1,9 @@
 //! Modular exponentiation with AVX-512 IFMA: numbers in 52-bit digits, four digits a 256-bit
 //! register, almost-Montgomery multiplication (results stay below `2n`, reduced once at
 //! the end). Two moduli of the same size — the RSA CRT halves — share every 512-bit
-//! register, one a 256-bit half ([`ammp`], [`ammp_sqr`]: one instruction stream for both
-//! exponentiations, squarings with the symmetric products formed once); a single
-//! exponentiation uses 256-bit registers ([`amm1`]).
+//! register, one a 256-bit half ([`ammp`]: one instruction stream for both exponentiations,
+//! squarings included; up to 10 registers a number with the digits dealt round the
+//! registers, [`pair_word`]); a single exponentiation uses 256-bit registers ([`amm1`]).
 //!
 //! The technique is that of Gueron and Krasnov, "Accelerating big integer arithmetic using
 //! Intel IFMA extensions" (ARITH 2016), as used by OpenSSL's and AWS-LC's `rsaz-avx512`:
@@ -634,8 +634,9 @@ fn mul1<const N: usize>(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], k0: u6
 // Both CRT halves in one 512-bit register.
 //
 // A pair of numbers `x` (half 0) and `y` (half 1) of `D` digits is stored digit-pair
-// interleaved: `[x_0, y_0, x_1, y_1, ...]`, `2 D` words, so that register `j` holds digits
-// `4 j .. 4 j + 3` of both numbers (even lanes `x`, odd lanes `y`). Every multiply-add then
+// interleaved: lane pair `(x_d, y_d)` (even lanes `x`, odd lanes `y`); in order above 10
+// registers (`[x_0, y_0, x_1, y_1, ...]`, register `j` holding digits `4 j .. 4 j + 3`),
+// dealt round the registers up to 10 ([`pair_word`]). Every multiply-add then
 // does both halves' work with one instruction (Zen 4 issues a 512-bit operation as one
 // macro-op), the broadcast of `(x_i, y_i)` is one 128-bit broadcast load, the one-digit
 // shift of the accumulator is a two-lane `valignq` across registers, and the quotient digits
