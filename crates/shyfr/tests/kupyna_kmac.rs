@@ -20,12 +20,25 @@ fn hx(v: &serde_json::Value, f: &str) -> Vec<u8> {
     hex::decode(v[f].as_str().expect(f)).expect("hex")
 }
 
+/// The backends this CPU can run now. A backend whose features the CPU has (after
+/// `SHYFR_CPU`) but that is not available failed its known-answer self-test: that fails
+/// here rather than leaving the backend out unnoticed.
 fn backends() -> Vec<Backend> {
-    Backend::ALL
+    let v: Vec<_> = Backend::ALL
         .iter()
         .copied()
-        .filter(|b| b.is_available())
-        .collect()
+        .filter(|&b| {
+            assert_eq!(
+                b.is_available(),
+                b.cpu_allows(),
+                "kupyna backend {} failed its self-test",
+                b.name()
+            );
+            b.is_available()
+        })
+        .collect();
+    assert!(v.contains(&Backend::Soft));
+    v
 }
 
 #[test]

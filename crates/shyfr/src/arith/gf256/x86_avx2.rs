@@ -1,12 +1,12 @@
 //! GF(2^8) kernels with AVX2 (and GFNI where the CPU has it), for Kalyna and Kupyna
 //! (`x86_avx2`), on registers that hold bytes of one row each (byte-sliced layouts).
 //!
-//! * [`sbox`]: a 256-entry S-box as sixteen 16-entry `vpshufb` tables (one per high
-//!   nibble, indexed by the low nibble) and a 4-level blend tree (`vpblendvb`) on the high
-//!   nibble's bits: constant time, the tables live in registers.
-//!   [`sbox_grouped`] / [`sbox_bulk`]: the same lookup with telescoped tables XORed in
-//!   groups of four and two blend levels, fewer operations on the `vpshufb`/`vpblendvb`
-//!   ports (for the byte-sliced batches). [`sbox_split`]: the telescoped groups for
+//! * [`sbox_grouped`] / [`sbox_bulk`]: a 256-entry S-box as sixteen 16-entry `vpshufb`
+//!   tables (one per high nibble, indexed by the low nibble), telescoped so that the reads
+//!   of a group of four XOR to the entry, and two blend levels (`vpblendvb`) on the high
+//!   nibble's top bits: constant time, the tables live in registers; fewer operations on
+//!   the `vpshufb`/`vpblendvb` ports than a 4-level blend tree over plain tables (the
+//!   byte-sliced batches, Kupyna). [`sbox_split`]: the telescoped groups for
 //!   registers whose bytes go through different S-boxes (the one-block kernels): several
 //!   lane-split passes, each byte read by one pass only, XORed before three blends.
 //! * [`mix`]: MixColumns as `out_r = A + 2 (B + 2 (C + 2 D))` (the sums of
@@ -120,51 +120,24 @@ pub(crate) fn load32(p: &[u8; 32]) -> __m256i {
     unsafe { _mm256_loadu_si256(p.as_ptr().cast()) }
 }
 
-/// One S-box (`s`: 0..4 forward, 4..8 inverse) on 32 bytes.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn sbox(x: __m256i, s: usize) -> __m256i {
-    sbox_with(x, &NIB.0[s])
-}
-
-/// One S-box by [`sbox_grouped`] (for throughput; `s` as for [`sbox`]).
+/// One S-box (`s`: 0..4 forward, 4..8 inverse) on 32 bytes, by [`sbox_grouped`].
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn sbox_bulk(x: __m256i, s: usize) -> __m256i {
     sbox_grouped(x, &NIB_T.0[s])
 }
 
-/// A 256-entry byte lookup on 32 bytes from sixteen 16-entry `vpshufb` tables (`t[h]`:
-/// the entries `16 h .. 16 h + 16`, per 128-bit lane, so each lane may hold its own
-/// table) and a 4-level blend tree on the high nibble.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn sbox_with(x: __m256i, t: &[[u8; 32]; 16]) -> __m256i {
-    let lo = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
-    let l: [__m256i; 16] = core::array::from_fn(|h| _mm256_shuffle_epi8(load32(&t[h]), lo));
-    // Bits 4, 5, 6, 7 of x moved to bit 7 of each byte for `vpblendvb`.
-    let b4 = _mm256_slli_epi16::<3>(x);
-    let b5 = _mm256_slli_epi16::<2>(x);
-    let b6 = _mm256_slli_epi16::<1>(x);
-    let m1: [__m256i; 8] = core::array::from_fn(|i| _mm256_blendv_epi8(l[2 * i], l[2 * i + 1], b4));
-    let m2: [__m256i; 4] =
-        core::array::from_fn(|i| _mm256_blendv_epi8(m1[2 * i], m1[2 * i + 1], b5));
-    let m3 = [
-        _mm256_blendv_epi8(m2[0], m2[1], b6),
-        _mm256_blendv_epi8(m2[2], m2[3], b6),
-    ];
-    _mm256_blendv_epi8(m3[0], m3[1], x)
-}
-
-/// The lookup of [`sbox_with`] with fewer operations on the ports that `vpshufb` and
-/// `vpblendvb` share (two a cycle on Zen 4, against four for the logic and add
-/// operations), from the telescoped tables `t` ([`NIB_T`]): in each group `h = 4 q ..
-/// 4 q + 4` (same bits 6 and 7 of `x`) table `j` is read with an index whose bit 7 (the
-/// `vpshufb` zero) is clear exactly where bits 4, 5 of `x` are at most `j`, so the XOR of
-/// the group's four reads is the entry of table `4 q + (bits 4, 5)`; only the last two
-/// levels are blends: 16 `vpshufb` + 3 `vpblendvb` instead of 16 + 15 (and 3 shifts), for
-/// 3 more adds and XORs in all. For throughput (the byte-sliced batches); its dependency
-/// chains are longer than [`sbox_with`]'s.
+/// A 256-entry byte lookup on 32 bytes from sixteen 16-entry `vpshufb` tables (entries
+/// `16 h .. 16 h + 16` of the S-box, per 128-bit lane, so each lane may hold its own
+/// table), with fewer operations on the ports that `vpshufb` and `vpblendvb` share (two a
+/// cycle on Zen 4, against four for the logic and add operations) than a 4-level blend
+/// tree on the high nibble: from the telescoped tables `t` ([`NIB_T`]), in each group
+/// `h = 4 q .. 4 q + 4` (same bits 6 and 7 of `x`) table `j` is read with an index whose
+/// bit 7 (the `vpshufb` zero) is clear exactly where bits 4, 5 of `x` are at most `j`, so
+/// the XOR of the group's four reads is the entry of table `4 q + (bits 4, 5)`; only the
+/// last two levels are blends: 16 `vpshufb` + 3 `vpblendvb` instead of 16 + 15 (and 3
+/// shifts), for 3 more adds and XORs in all. For throughput (several independent
+/// registers); its dependency chains are longer than the blend tree's.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn sbox_grouped(x: __m256i, t: &[[u8; 32]; 16]) -> __m256i {

@@ -270,18 +270,38 @@ fn run_batch<const DEC: bool>(
 
 /// Blocks up to which encryption runs one block at a time in registers (the chained
 /// kernels below) rather than as a padded batch of 32, whose cost does not depend on how
-/// many lanes hold data: from the measured costs on Zen 4 (a batch 3,400 / 9,100 / 23,100
-/// cycles for 128- / 256- / 512-bit blocks, one block 580 / 820 / 1,520).
+/// many lanes hold data: the crossover measured on Zen 4 with GFNI (a batch about 2,000 /
+/// 5,300 / 13,300 cycles for 128- / 256- / 512-bit blocks, one more block in the chained
+/// kernels about 365 / 470 / 1,010). Without GFNI (batch 2,260 / 5,960 / 14,900, one
+/// block 390 / 510 / 1,060) the crossover is the same for 128-bit blocks and one block
+/// later for 256 and 512, where one block at a time would save at most 4 % at that one
+/// length.
 const fn few_max(nb: usize) -> usize {
     match nb {
         2 => 5,
         4 => 10,
-        _ => 14,
+        _ => 13,
     }
 }
 
-/// Bytes of the most blocks [`few_max`] allows for any block length.
-const FEW_BYTES: usize = 14 * 64;
+/// Blocks up to which the gamma runs one counter block at a time (as [`few_max`]): the
+/// counters written to and the keystream read back from a buffer cost some 20-40 cycles a
+/// block more than encryption in place, while the batch writes its counters straight into
+/// its columns, so the measured crossover is one block lower than [`few_max`] for 128- and
+/// 512-bit blocks (without GFNI: the same for 128 and 256, one later for 512, where one
+/// block at a time would save 3 % at that one length).
+const fn few_max_gamma(nb: usize) -> usize {
+    match nb {
+        2 => 4,
+        4 => 10,
+        _ => 12,
+    }
+}
+
+/// Bytes of the most blocks [`few_max_gamma`] allows for any block length (512-bit blocks
+/// take the most, asserted below).
+const FEW_BYTES: usize = few_max_gamma(8) * 64;
+const _: () = assert!(few_max_gamma(2) * 16 <= FEW_BYTES && few_max_gamma(4) * 32 <= FEW_BYTES);
 
 /// Encrypts `n` independent blocks one at a time with the chained kernel (CBC encryption
 /// of each block from a zero chaining value is the cipher on it).
@@ -358,7 +378,7 @@ pub(super) fn gamma(rk: &RoundKeys, keys: &Keys, t: Tokens, ctr: &[u64; 8], mut 
     let mut j0 = 0;
     while j0 < blocks {
         let n = BATCH.min(blocks - j0);
-        if n <= few_max(nb) {
+        if n <= few_max_gamma(nb) {
             // A few counter blocks, each through the one-block kernel.
             let mut ks = [0u8; FEW_BYTES];
             let ks = &mut ks[..n * bl];

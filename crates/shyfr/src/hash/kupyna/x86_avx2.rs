@@ -11,7 +11,9 @@
 //! A round: the round constants (XOR into row 0 of `T⊕`, folded into the previous
 //! MixColumns; for `T+` a byte-wise addition whose carries run up the rows of each column,
 //! rows 0..3 first, then the carry out of row 3 into rows 4..7), SubBytes (one S-box per
-//! register: sixteen `vpshufb` nibble tables and a blend tree, [`sbox`]), ShiftBytes (one
+//! register: sixteen `vpshufb` reads of telescoped nibble tables and three `vpblendvb`,
+//! [`sbox_bulk`]; the four or eight independent registers of a round hide its longer
+//! dependency chains), ShiftBytes (one
 //! `vpshufb` per register: the rows rotate inside their halves or lanes) and MixColumns:
 //! with `Y_j` = register `j` for `j < 4` and register `j - 4` with its two rows swapped,
 //! the output register `s` is `sum_k MDS[k] * Y_{s+k}` ([`mix`], four outputs).
@@ -27,7 +29,7 @@
 use core::arch::x86_64::*;
 
 use super::{plus_byte, soft::shift, transpose8, xor_const};
-use crate::arith::gf256::x86_avx2::{mix, sbox, xtime, xtime_gfni};
+use crate::arith::gf256::x86_avx2::{mix, sbox_bulk, xtime, xtime_gfni};
 use crate::cpu::x86::{Avx2, Avx2Gfni};
 
 /// Constants of the 512-bit state by round `v` and register `s`: `[0]` the `T+` bytes
@@ -156,7 +158,7 @@ fn add_plus<const WIDE: bool>(r: &mut [__m256i; 4], k: &[[u8; 32]; 4], kx: &[[u8
 fn sub_shift(r: &mut [__m256i; 4], sh: usize) {
     for s in 0..4 {
         // SAFETY: the callers enable AVX2.
-        r[s] = unsafe { _mm256_shuffle_epi8(sbox(r[s], s), ld(&SHIFT[sh + s])) };
+        r[s] = unsafe { _mm256_shuffle_epi8(sbox_bulk(r[s], s), ld(&SHIFT[sh + s])) };
     }
 }
 
