@@ -112,11 +112,24 @@ macro_rules! backends {
                 match cell.load(Ordering::Relaxed) {
                     1 => true,
                     2 => false,
-                    _ => {
+                    _ => loop {
+                        // The test sets up its kernel through a token, which reads the
+                        // enabled set: a result is kept only if no `set_override` (from
+                        // another thread) changed that set meanwhile; otherwise the test
+                        // runs again, or the backend is simply not allowed now.
+                        let Some(g) = $crate::cpu::stable_generation() else {
+                            core::hint::spin_loop();
+                            continue;
+                        };
+                        if !self.cpu_allows() {
+                            return false;
+                        }
                         let ok: bool = $self_test(self);
-                        cell.store(if ok { 1 } else { 2 }, Ordering::Relaxed);
-                        ok
-                    }
+                        if $crate::cpu::stable_generation() == Some(g) {
+                            cell.store(if ok { 1 } else { 2 }, Ordering::Relaxed);
+                            break ok;
+                        }
+                    },
                 }
             }
 

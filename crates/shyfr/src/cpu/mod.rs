@@ -432,15 +432,28 @@ pub(crate) fn generation() -> u64 {
     GENERATION.load(Ordering::Acquire)
 }
 
+/// [`set_override`] calls under way (the enabled set may be changing).
+static WRITERS: AtomicU64 = AtomicU64::new(0);
+
+/// The generation, if no [`set_override`] is under way: a computation that reads the
+/// enabled set (such as a backend's self-test, which sets up its kernel through a token)
+/// saw one unchanged set if this returns the same `Some` before and after it.
+pub(crate) fn stable_generation() -> Option<u64> {
+    let g = GENERATION.load(Ordering::SeqCst);
+    (WRITERS.load(Ordering::SeqCst) == 0).then_some(g)
+}
+
 /// Replaces the override (and any `SHYFR_CPU`) with `spec`, applied to [`detected`].
 ///
 /// Keys set up before the call keep the backend they chose; keys set up afterwards follow
 /// the new set.
 pub fn set_override(spec: &str) -> Result<Features, SpecError> {
     let f = parse_spec(spec, detected())?;
+    WRITERS.fetch_add(1, Ordering::SeqCst);
     OVERRIDE_STATE.store(1, Ordering::Relaxed);
-    ENABLED.store(f.0 | INIT, Ordering::Release);
-    GENERATION.fetch_add(1, Ordering::AcqRel);
+    ENABLED.store(f.0 | INIT, Ordering::SeqCst);
+    GENERATION.fetch_add(1, Ordering::SeqCst);
+    WRITERS.fetch_sub(1, Ordering::SeqCst);
     Ok(f)
 }
 

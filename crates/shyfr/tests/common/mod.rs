@@ -267,9 +267,11 @@ family! {
 /// left out of the list. Nothing is noted as exercised: call [`passed`] once a backend's
 /// vectors have passed on it.
 pub fn backends<B: Family>() -> Vec<B> {
+    // No `with_features` of another test changes the override while the list is made.
+    let _lock = OVERRIDE.lock().unwrap_or_else(|e| e.into_inner());
     let mut v = Vec::new();
     for &b in B::all() {
-        let (cpu, available) = (b.cpu_allows(), b.is_available());
+        let (cpu, available) = allows_and_available(|| b.cpu_allows(), || b.is_available());
         assert_eq!(
             available,
             cpu,
@@ -284,6 +286,23 @@ pub fn backends<B: Family>() -> Vec<B> {
     }
     assert!(v.contains(&B::SOFT), "{}: soft is not listed", B::FAMILY);
     v
+}
+
+/// `(cpu_allows, is_available)` of one backend from one state of the override: another
+/// test of the same binary may change it meanwhile ([`with_features`]), so the pair is read
+/// again until `cpu_allows` is the same before and after (a self-test failure is then a
+/// failure, not a race).
+pub fn allows_and_available(
+    allows: impl Fn() -> bool,
+    available: impl Fn() -> bool,
+) -> (bool, bool) {
+    loop {
+        let before = allows();
+        let avail = available();
+        if allows() == before {
+            return (before, avail);
+        }
+    }
 }
 
 /// Notes `b` as exercised (see [`note_exercised`]); call it after `b`'s vectors passed.
