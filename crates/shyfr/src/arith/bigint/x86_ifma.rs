@@ -966,12 +966,21 @@ fn ammp_dealt<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &PRegs<N>
 /// under a mask (`idx[0]` for the even lanes, `idx[1]` for the odd).
 #[inline(always)]
 fn lookup_pair<const N: usize>(out: &mut [u64], table: &[u64], idx: [usize; 2]) {
+    out.fill(0);
+    lookup_pair_part::<N>(out, table, idx, 0);
+}
+
+/// The entries `first..first + table.len() / (8 N)` of [`lookup_pair`]'s scan, merged into
+/// `out` (zero before the first part): the scan can be cut into parts placed between
+/// the products of a window, whose multiply-adds leave the load ports idle.
+#[inline(always)]
+fn lookup_pair_part<const N: usize>(out: &mut [u64], table: &[u64], idx: [usize; 2], first: usize) {
     // SAFETY: as in `amm_step`.
     unsafe {
         let want = _mm512_broadcast_i32x4(_mm_set_epi64x(idx[1] as i64, idx[0] as i64));
-        let mut acc = [_mm512_setzero_si512(); N];
+        let mut acc: [__m512i; N] = core::array::from_fn(|j| load8(out, j));
         for (e, entry) in table.chunks_exact(8 * N).enumerate() {
-            let m = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e as i64), want);
+            let m = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((first + e) as i64), want);
             for (j, a) in acc.iter_mut().enumerate() {
                 *a = _mm512_mask_mov_epi64(*a, m, load8(entry, j));
             }
@@ -991,6 +1000,10 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
     debug_assert_eq!(st, steps(bit_len(x.n[1])));
     let nr = PRegs::<N>::new(&np, x.k0, st);
     let size = 1 << WIN;
+    // Cutting the table scan into parts between the squarings measured 3 % faster
+    // for RSA-2048 (N = 5) on Zen 4 and 1-2 % slower for N = 8 and 10, whose longer
+    // products already hide a whole scan placed before them.
+    let split_lookup = N <= 6;
     let mut table = vec![0u64; size * d2];
     let mut one = vec![0u64; d2];
     one[0] = 1;
@@ -1021,14 +1034,26 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
             window_at(e[0], win * WIN, WIN),
             window_at(e[1], win * WIN, WIN),
         ];
-        lookup_pair::<N>(&mut entry, &table, idx);
         if win == windows - 1 {
-            acc.copy_from_slice(&entry);
+            lookup_pair::<N>(&mut acc, &table, idx);
             continue;
         }
-        for _ in 0..WIN {
-            ammp(&mut tmp, &acc, &acc, &nr);
-            core::mem::swap(&mut acc, &mut tmp);
+        if split_lookup {
+            // The window's entry is read in WIN parts, one after each squaring (which
+            // does not need it), so that the loads overlap the multiply-adds.
+            entry.fill(0);
+            for s in 0..WIN {
+                ammp(&mut tmp, &acc, &acc, &nr);
+                core::mem::swap(&mut acc, &mut tmp);
+                let (lo, hi) = (s * size / WIN, (s + 1) * size / WIN);
+                lookup_pair_part::<N>(&mut entry, &table[lo * d2..hi * d2], idx, lo);
+            }
+        } else {
+            lookup_pair::<N>(&mut entry, &table, idx);
+            for _ in 0..WIN {
+                ammp(&mut tmp, &acc, &acc, &nr);
+                core::mem::swap(&mut acc, &mut tmp);
+            }
         }
         ammp(&mut tmp, &acc, &entry, &nr);
         core::mem::swap(&mut acc, &mut tmp);
