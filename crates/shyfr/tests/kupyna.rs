@@ -26,27 +26,6 @@ fn num(v: &serde_json::Value, field: &str) -> usize {
     v[field].as_u64().expect(field) as usize
 }
 
-/// The backends this CPU can run now. A backend whose features the CPU has (after
-/// `SHYFR_CPU`) but that is not available failed its known-answer self-test: that fails
-/// here rather than leaving the backend out unnoticed.
-fn backends() -> Vec<Backend> {
-    let v: Vec<_> = Backend::ALL
-        .iter()
-        .copied()
-        .filter(|&b| {
-            assert_eq!(
-                b.is_available(),
-                b.cpu_allows(),
-                "kupyna backend {} failed its self-test",
-                b.name()
-            );
-            b.is_available()
-        })
-        .collect();
-    assert!(v.contains(&Backend::Soft));
-    v
-}
-
 /// The digest of the first `bits` bits of `msg` on `b`, with `update` called on pieces of
 /// `split` bytes (0: all at once).
 fn digest(b: Backend, out_bits: usize, msg: &[u8], bits: usize, split: usize) -> Vec<u8> {
@@ -74,7 +53,7 @@ fn digest(b: Backend, out_bits: usize, msg: &[u8], bits: usize, split: usize) ->
 fn standard_vectors_every_backend() {
     let vs = vectors();
     assert_eq!(vs.len(), 34);
-    for b in backends() {
+    for b in common::backends::<Backend>() {
         let mut n = 0;
         for v in &vs {
             let (bits, out_bits) = (num(v, "message_bits"), num(v, "hash_bits"));
@@ -121,7 +100,7 @@ fn standard_vectors_every_backend() {
             n += 1;
         }
         assert_eq!(n, 34);
-        common::note_exercised("kupyna", b.name());
+        common::passed(b);
     }
     // The one-shot bit-length form on the default backend.
     for v in &vs {
@@ -134,7 +113,7 @@ fn standard_vectors_every_backend() {
 #[test]
 fn unused_low_bits_of_the_last_byte_are_ignored() {
     let msg = [0x12u8, 0x34, 0xff];
-    for b in backends() {
+    for b in common::backends::<Backend>() {
         for bits in 1..8 {
             let clean = msg[2] & !(0xffu8 >> bits);
             let a = digest(b, 256, &[msg[0], msg[1], clean], 16 + bits, 0);
@@ -149,7 +128,7 @@ fn unused_low_bits_of_the_last_byte_are_ignored() {
 #[test]
 fn streaming_equals_one_shot_across_blocks() {
     let data: Vec<u8> = (0..3 * 128 + 1).map(|i| (i * 7 + 3) as u8).collect();
-    for b in backends() {
+    for b in common::backends::<Backend>() {
         for out_bits in [256usize, 512] {
             let bl = if out_bits == 256 { 64 } else { 128 };
             for len in 0..=3 * bl + 1 {
@@ -174,7 +153,7 @@ fn streaming_equals_one_shot_across_blocks() {
 fn every_output_length_is_a_suffix_of_its_state() {
     // Outputs of one state size differ only by truncation: the last n bits.
     let msg = b"The quick brown fox jumps over the lazy dog";
-    for b in backends() {
+    for b in common::backends::<Backend>() {
         let d256 = digest(b, 256, msg, 8 * msg.len(), 0);
         let d512 = digest(b, 512, msg, 8 * msg.len(), 0);
         for bits in (8..=512).step_by(8) {
@@ -187,7 +166,7 @@ fn every_output_length_is_a_suffix_of_its_state() {
 
 #[test]
 fn reset_and_clone() {
-    for b in backends() {
+    for b in common::backends::<Backend>() {
         let mut h = Kupyna512::with_backend(b).unwrap();
         h.update(&[1u8; 300]);
         let fork = h.clone();
@@ -285,7 +264,7 @@ proptest! {
     ) {
         let bits = 8 * msg.len().saturating_sub(1) + if msg.is_empty() { 0 } else { extra_bits };
         let want = digest(Backend::Soft, 8 * out_bytes, &msg, bits, 0);
-        for b in backends() {
+        for b in common::backends::<Backend>() {
             prop_assert_eq!(&digest(b, 8 * out_bytes, &msg, bits, split), &want, "{:?}", b);
         }
     }

@@ -20,32 +20,11 @@ fn hx(v: &serde_json::Value, f: &str) -> Vec<u8> {
     hex::decode(v[f].as_str().expect(f)).expect("hex")
 }
 
-/// The backends this CPU can run now. A backend whose features the CPU has (after
-/// `SHYFR_CPU`) but that is not available failed its known-answer self-test: that fails
-/// here rather than leaving the backend out unnoticed.
-fn backends() -> Vec<Backend> {
-    let v: Vec<_> = Backend::ALL
-        .iter()
-        .copied()
-        .filter(|&b| {
-            assert_eq!(
-                b.is_available(),
-                b.cpu_allows(),
-                "kupyna backend {} failed its self-test",
-                b.name()
-            );
-            b.is_available()
-        })
-        .collect();
-    assert!(v.contains(&Backend::Soft));
-    v
-}
-
 #[test]
 fn standard_vectors_every_backend() {
     let vs = vectors();
     assert_eq!(vs.len(), 6);
-    for b in backends() {
+    for b in common::backends::<Backend>() {
         let mut n = 0;
         for v in &vs {
             let (key, msg, want) = (hx(v, "key"), hx(v, "message"), hx(v, "mac"));
@@ -72,7 +51,7 @@ fn standard_vectors_every_backend() {
             n += 1;
         }
         assert_eq!(n, 6);
-        common::note_exercised("kupyna", b.name());
+        common::passed(b);
     }
 }
 
@@ -140,7 +119,7 @@ proptest! {
         let mut s = KupynaKmac::with_backend(&key[..klen], Backend::Soft).unwrap();
         s.update(&msg);
         let want = s.finalize();
-        for b in backends() {
+        for b in common::backends::<Backend>() {
             let mut m = KupynaKmac::with_backend(&key[..klen], b).unwrap();
             m.update(&msg);
             prop_assert_eq!(m.finalize(), want, "{:?}", b);

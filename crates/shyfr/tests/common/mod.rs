@@ -258,6 +258,7 @@ family! {
     shyfr::des::Backend => "des",
     shyfr::kalyna::Backend => "kalyna",
     shyfr::arith::bigint::Backend => "bigint",
+    shyfr::hash::kupyna::Backend => "kupyna",
 }
 
 /// Every backend of `B` this CPU can run now, fastest first, with `soft` among them.
