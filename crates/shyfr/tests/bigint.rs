@@ -45,8 +45,8 @@ fn rand_modulus(rng: &mut TestRng, bits: usize) -> BigUint {
 }
 
 const WIDTHS: &[usize] = &[
-    2, 3, 63, 64, 65, 127, 128, 129, 255, 256, 384, 511, 512, 521, 576, 1000, 1023, 1024, 1025,
-    1536, 1600, 2048, 2056, 3072, 4096, 8192,
+    2, 3, 63, 64, 65, 127, 128, 129, 255, 256, 384, 511, 512, 521, 576, 768, 800, 1000, 1023, 1024,
+    1025, 1536, 1600, 2048, 2056, 3072, 4096, 8192,
 ];
 
 #[test]
@@ -144,9 +144,9 @@ fn arithmetic_matches_num_bigint() {
 #[test]
 fn edge_values() {
     for b in backends() {
-        // 1536 and 3072: sizes where the IFMA kernels take fewer steps than the digits they
-        // hold (30 of 32, 60 of 64).
-        for bits in [64usize, 1024, 1536, 2048, 3072] {
+        // 512, 768, 1536 and 3072: sizes where the IFMA kernels take fewer steps than the
+        // digits they hold (10 of 12, 15 of 16, 30 of 32, 60 of 64).
+        for bits in [64usize, 512, 768, 1024, 1536, 2048, 3072] {
             let l = bits.div_ceil(64);
             let n = (BigUint::one() << bits) - 1u32; // all ones: the largest odd modulus
             let m = Modulus::with_backend(&from_big(&n, l), b).unwrap();

@@ -75,20 +75,22 @@ impl core::fmt::Debug for Params {
     }
 }
 
-/// The register counts with a compiled kernel (4 digits each): 1000..16638-bit moduli.
-const SUPPORTED: &[usize] = &[5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80];
+/// The register counts with a compiled kernel (4 digits each): 500..16638-bit moduli.
+const SUPPORTED: &[usize] = &[
+    3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80,
+];
 
 /// Words of the lane masks in `normalize` (one bit a lane, 320 lanes = 80 registers).
 const MASK_WORDS: usize = 5;
 
 /// Smallest modulus (bits) for which the IFMA kernels are used.
-pub(crate) const MIN_BITS: usize = 1000;
+pub(crate) const MIN_BITS: usize = 500;
 
 /// `$body` for the register count `$regs`, with `$R` a constant equal to it: one instance
 /// of the kernels per register count the parameters allow (`Params::regs`).
 macro_rules! by_regs {
     ($regs:expr, $R:ident => $body:expr) => {
-        by_regs!(@ $regs, $R, $body, 5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80)
+        by_regs!(@ $regs, $R, $body, 3 4 5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80)
     };
     (@ $regs:expr, $R:ident, $body:expr, $($r:literal)*) => {
         match $regs {
@@ -1177,7 +1179,7 @@ mod tests {
     /// Runs `f::<N>` for every compiled register count.
     macro_rules! each_n {
         ($f:ident) => {
-            for_each_n!($f; 5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80)
+            for_each_n!($f; 3 4 5 6 7 8 10 12 14 16 20 24 28 32 40 48 64 80)
         };
     }
     macro_rules! for_each_n {
