@@ -18,9 +18,9 @@
 //! diagonal squares, then the `L` reduction rows in one `asm!` block; about three
 //! quarters of the limb products of a multiplication.
 //!
-//! The widths of RSA-2048, -3072 and -4096's CRT halves (16, 24 and 32 limbs) and the
-//! moduli of RSA-3072 and -4096 (48 and 64 limbs, public operations) have their own
-//! kernels (`mont_sqr_fixed` at 16 and 24 limbs, `mont_sqr_split` at 32, 48 and 64,
+//! The widths of RSA-1024, -1536, -2048, -3072 and -4096's CRT halves (8, 12, 16, 24 and
+//! 32 limbs) and the moduli of RSA-3072 and -4096 (48 and 64 limbs, public operations) have
+//! their own kernels (`mont_sqr_fixed` at 8 to 24 limbs, `mont_sqr_split` at 32, 48 and 64,
 //! `mont_mul_fixed`): the product first (the squaring's triangle, doubled, plus the
 //! diagonal; or `L` rows `a b_i`), then `L` reduction rows, each row unrolled by the
 //! assembler (`.rept`, the limb offsets constants of the instructions, no loop counter
@@ -43,7 +43,7 @@ use crate::cpu::x86::{Adx, Avx2};
 
 /// `r = a b 2^(-64 L) mod n` (`a < 2^(64 L)`, `b < n`), fully reduced, as `soft::mont_mul`.
 ///
-/// 16, 24, 32, 48 and 64 limbs (the RSA-2048/3072/4096 CRT halves and moduli) run the
+/// 8, 12, 16, 24, 32, 48 and 64 limbs (the RSA-1024 to RSA-4096 CRT halves and moduli) run the
 /// unrolled `mont_mul_fixed`; other multiples of four the looped CIOS kernel; other
 /// widths the portable kernel.
 pub(crate) fn mont_mul(r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, tok: Adx) {
@@ -53,6 +53,8 @@ pub(crate) fn mont_mul(r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, 
     }
     assert!(l > 0 && l <= MAX_LIMBS && a.len() == l && b.len() == l && r.len() == l);
     match l {
+        8 => return mont_mul_fixed::<8, 16>(r, a, b, n, n0, tok),
+        12 => return mont_mul_fixed::<12, 24>(r, a, b, n, n0, tok),
         16 => return mont_mul_fixed::<16, 32>(r, a, b, n, n0, tok),
         24 => return mont_mul_fixed::<24, 48>(r, a, b, n, n0, tok),
         32 => return mont_mul_fixed::<32, 64>(r, a, b, n, n0, tok),
@@ -362,7 +364,7 @@ fn row_add(t: &mut [u64], a: &[u64], b: u64, _tok: Adx) -> u64 {
 /// squares `a_i^2`, then `L` Montgomery reduction rows, about three quarters of the
 /// limb products of a multiplication.
 ///
-/// 16 and 24 limbs run the unrolled `mont_sqr_fixed`, 32, 48 and 64 limbs
+/// 8, 12, 16 and 24 limbs run the unrolled `mont_sqr_fixed`, 32, 48 and 64 limbs
 /// `mont_sqr_split` (two half triangles from one unrolled copy, and a rectangle): its
 /// code stays small where the fully unrolled triangle outgrows the instruction cache
 /// (36 KB at 48 limbs, some 60 KB at 64). Zen 4, loaded machine, best of 200 windows of
@@ -376,6 +378,8 @@ fn row_add(t: &mut [u64], a: &[u64], b: u64, _tok: Adx) -> u64 {
 pub(crate) fn mont_sqr(r: &mut [u64], a: &[u64], n: &[u64], n0: u64, tok: Adx) {
     let l = n.len();
     match l {
+        8 => return mont_sqr_fixed::<8, 16>(r, a, n, n0, tok),
+        12 => return mont_sqr_fixed::<12, 24>(r, a, n, n0, tok),
         16 => return mont_sqr_fixed::<16, 32>(r, a, n, n0, tok),
         24 => return mont_sqr_fixed::<24, 48>(r, a, n, n0, tok),
         32 => return mont_sqr_split::<16, 32, 64>(r, a, n, n0, tok),
