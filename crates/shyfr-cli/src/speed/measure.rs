@@ -83,8 +83,21 @@ pub fn calibrate_for(
 }
 
 /// Measures `run` over a buffer of `size` bytes for about `seconds` in all, split into
-/// `trials` trials; the bytes per second of each trial.
+/// `trials` trials, on one thread; the bytes per second of each trial. One thread also
+/// for the library inside `run`: its multi-core bulk paths (feature `parallel`, from
+/// 1 MiB) see a pool of one thread, as in [`split`] with `threads` = 1, so that the
+/// single-thread figure is that even for large buffers on a machine of many cores.
 pub fn single(
+    run: &mut Runner,
+    size: usize,
+    seconds: f64,
+    trials: u32,
+) -> Result<Vec<f64>, String> {
+    split(run, size, seconds, trials, 1)
+}
+
+/// [`single`]'s measurement in whatever rayon pool the caller is in.
+fn measure_here(
     run: &mut Runner,
     size: usize,
     seconds: f64,
@@ -113,7 +126,7 @@ pub fn split(
         .num_threads(threads)
         .build()
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    pool.install(|| single(run, size, seconds, trials))
+    pool.install(|| measure_here(run, size, seconds, trials))
 }
 
 /// Measures `threads` independent streams of `alg`'s `op` on `backend` at once, each thread
@@ -143,9 +156,20 @@ pub fn threaded(
     std::thread::scope(|s| {
         for i in 0..threads {
             let coord = &coord;
+            // Each stream is one thread, also for the library's multi-core bulk paths
+            // inside it (a pool of one thread each, as in `single`).
+            let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                Ok(p) => p,
+                Err(e) => {
+                    coord.abort();
+                    return Err(format!("cannot start thread {} of {threads}: {e}", i + 1));
+                }
+            };
             let spawned = std::thread::Builder::new()
                 .name(format!("shyfr-speed-{i}"))
-                .spawn_scoped(s, move || stream(coord, alg, op, backend, size, batch));
+                .spawn_scoped(s, move || {
+                    pool.install(|| stream(coord, alg, op, backend, size, batch))
+                });
             if let Err(e) = spawned {
                 coord.abort();
                 return Err(format!(
@@ -283,6 +307,25 @@ fn stream(
 mod tests {
     use super::*;
     use crate::algorithms;
+
+    /// The single-thread figure runs the library in a pool of one thread (its
+    /// multi-core bulk paths split a buffer among `rayon::current_num_threads()`), on a
+    /// machine of any number of cores; the split figure in a pool of the threads asked for.
+    #[test]
+    fn single_runs_one_thread() {
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let s2 = seen.clone();
+        let mut run: Runner = Box::new(move |_: &mut [u8], _: u64| {
+            s2.fetch_max(
+                rayon::current_num_threads(),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        });
+        single(&mut run, 64, 0.01, 2).unwrap();
+        assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), 1);
+        split(&mut run, 64, 0.01, 2, 3).unwrap();
+        assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), 3);
+    }
 
     #[test]
     fn single_counts_bytes() {
