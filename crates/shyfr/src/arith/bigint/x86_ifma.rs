@@ -1040,21 +1040,20 @@ fn pow2<const N: usize>(out: [&mut [u64]; 2], b: [&[u64]; 2], e: [&[u64]; 2], x:
             lookup_pair::<N>(&mut acc, &table, idx);
             continue;
         }
+        // With `split_lookup` the window's entry is read in WIN parts, one after each
+        // squaring (which does not need it), so that the loads overlap the
+        // multiply-adds; otherwise whole, before the squarings.
         if split_lookup {
-            // The window's entry is read in WIN parts, one after each squaring (which
-            // does not need it), so that the loads overlap the multiply-adds.
             entry.fill(0);
-            for s in 0..WIN {
-                ammp(&mut tmp, &acc, &acc, &nr);
-                core::mem::swap(&mut acc, &mut tmp);
-                let (lo, hi) = (s * size / WIN, (s + 1) * size / WIN);
-                lookup_pair_part::<N>(&mut entry, &table[lo * d2..hi * d2], idx, lo);
-            }
         } else {
             lookup_pair::<N>(&mut entry, &table, idx);
-            for _ in 0..WIN {
-                ammp(&mut tmp, &acc, &acc, &nr);
-                core::mem::swap(&mut acc, &mut tmp);
+        }
+        for s in 0..WIN {
+            ammp(&mut tmp, &acc, &acc, &nr);
+            core::mem::swap(&mut acc, &mut tmp);
+            if split_lookup {
+                let (lo, hi) = (s * size / WIN, (s + 1) * size / WIN);
+                lookup_pair_part::<N>(&mut entry, &table[lo * d2..hi * d2], idx, lo);
             }
         }
         ammp(&mut tmp, &acc, &entry, &nr);
