@@ -142,13 +142,11 @@ impl Fusion {
         match (self, g.cipher().inner()) {
             #[cfg(target_arch = "x86_64")]
             (Fusion::Vaes512Vpclmul512, AesInner::Vaes512(k, t)) => {
-                let Some((c, pow, kar)) = gk.vpclmul512_powers() else {
+                let Some((c, pow, _)) = gk.vpclmul512_powers() else {
                     return Ok(0);
                 };
                 let (io, _) = whole_groups(src, dst, 1)?;
-                Ok(x86_vaes512::ctr_ghash(
-                    k, *t, c, pow, kar, decrypt, ctr, y, io,
-                ))
+                Ok(x86_vaes512::ctr_ghash(k, *t, c, pow, decrypt, ctr, y, io))
             }
             #[cfg(target_arch = "x86_64")]
             (Fusion::VaesVpclmul, AesInner::Vaes(k, t, _)) => {
@@ -346,11 +344,11 @@ impl Core for Engine {
     ) -> [u8; 16] {
         let ((keys, t), (c, gk)) = self.short_keys().expect("one_pass_max checked");
         if buf.len() > ZMM_FROM {
-            if let (AesInner::Vaes512(k, t), Some((c, pow, kar))) = (
+            if let (AesInner::Vaes512(k, t), Some((c, pow, _))) = (
                 self.gcm.cipher().inner(),
                 Core::ghash(&self.gcm).vpclmul512_powers(),
             ) {
-                return x86_vaes512::seal_open(k, *t, c, pow, kar, gk, decrypt, nonce, aad, buf);
+                return x86_vaes512::seal_open(k, *t, c, pow, gk, decrypt, nonce, aad, buf);
             }
         }
         if buf.len() > YMM_FROM && self.fusion == Some(Fusion::VaesVpclmul) {

@@ -18,7 +18,7 @@ use core::arch::x86_64::*;
 
 use crate::aead::ghash::x86_pclmul::{absorb, Key as XmmKey};
 use crate::arith::clmul::x86_vpclmul::{karatsuba, reduce, rev_mask};
-use crate::block::aes::x86::{by_rounds, splat_keys, Keys, Lanes};
+use crate::block::aes::x86::{by_rounds, each_round, splat_keys, Keys, Lanes};
 use crate::block::aes::Block;
 use crate::cpu::x86::{Pclmul, Vaes256, Vpclmul256};
 use crate::inout::InOut;
@@ -211,9 +211,9 @@ unsafe fn group<const NR: usize, const G: usize, const HASH: bool>(
         }
         let z = _mm256_setzero_si256();
         let mut t = [z; 3];
-        for (r, kr) in k.iter().enumerate().take(NR).skip(1) {
+        each_round!(NR, |r| {
             for x in b.iter_mut() {
-                *x = x.enc(*kr);
+                *x = x.enc(k[r]);
             }
             // Registers 1..G first, register 0 (which takes the previous state) last.
             if HASH {
@@ -224,7 +224,7 @@ unsafe fn group<const NR: usize, const G: usize, const HASH: bool>(
                     product::<G>(pow, kar, hp, 0, &mut t, extra);
                 }
             }
-        }
+        });
         if HASH {
             *acc = reduce(&t);
         }

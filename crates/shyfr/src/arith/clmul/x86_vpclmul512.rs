@@ -27,6 +27,77 @@ pub(crate) fn karatsuba(t: &mut [__m512i; 3], x: __m512i, h: __m512i, hk: __m512
     t[2] = _mm512_xor_si512(t[2], _mm512_clmulepi64_epi128::<0x00>(xk, hk));
 }
 
+/// `a ^ b ^ c` in one instruction.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi64::<0x96>(a, b, c)
+}
+
+/// Adds the schoolbook terms of `x * h` and `y * g` (lane by lane) to `t` = (low, high,
+/// true middle): four multiplies a register and no Karatsuba pre-additions, the sums in
+/// three-input XORs. Where carry-less multiplies and shuffles share one port and AES
+/// another (Intel's 512-bit units), this takes fewer uops than [`karatsuba`].
+#[inline]
+#[target_feature(enable = "avx512f,vpclmulqdq")]
+pub(crate) fn schoolbook2(t: &mut [__m512i; 3], x: __m512i, h: __m512i, y: __m512i, g: __m512i) {
+    t[0] = xor3(
+        t[0],
+        _mm512_clmulepi64_epi128::<0x00>(x, h),
+        _mm512_clmulepi64_epi128::<0x00>(y, g),
+    );
+    t[1] = xor3(
+        t[1],
+        _mm512_clmulepi64_epi128::<0x11>(x, h),
+        _mm512_clmulepi64_epi128::<0x11>(y, g),
+    );
+    t[2] = xor3(
+        t[2],
+        _mm512_clmulepi64_epi128::<0x01>(x, h),
+        _mm512_clmulepi64_epi128::<0x10>(x, h),
+    );
+    t[2] = xor3(
+        t[2],
+        _mm512_clmulepi64_epi128::<0x01>(y, g),
+        _mm512_clmulepi64_epi128::<0x10>(y, g),
+    );
+}
+
+/// [`schoolbook2`] for one register.
+#[inline]
+#[target_feature(enable = "avx512f,vpclmulqdq")]
+pub(crate) fn schoolbook(t: &mut [__m512i; 3], x: __m512i, h: __m512i) {
+    t[0] = _mm512_xor_si512(t[0], _mm512_clmulepi64_epi128::<0x00>(x, h));
+    t[1] = _mm512_xor_si512(t[1], _mm512_clmulepi64_epi128::<0x11>(x, h));
+    t[2] = xor3(
+        t[2],
+        _mm512_clmulepi64_epi128::<0x01>(x, h),
+        _mm512_clmulepi64_epi128::<0x10>(x, h),
+    );
+}
+
+/// Reduces summed schoolbook terms (low, high, true middle) lane by lane, then folds the
+/// four lanes: the reflected field element. The same Montgomery reduction as
+/// `x86_pclmul::finish`, with the middle folded in by the two steps rather than shifted
+/// into the halves first (six instructions a register, no byte shifts).
+#[inline]
+#[target_feature(enable = "avx512f,vpclmulqdq")]
+pub(crate) fn reduce_lanes(t: &[__m512i; 3]) -> __m128i {
+    let k = _mm512_broadcast_i32x4(_mm_set_epi64x(0, 0xc200_0000_0000_0000_u64 as i64));
+    let lo = t[0];
+    let mid = xor3(
+        t[2],
+        _mm512_shuffle_epi32::<_MM_PERM_BADC>(lo),
+        _mm512_clmulepi64_epi128::<0x00>(lo, k),
+    );
+    let hi = xor3(
+        t[1],
+        _mm512_shuffle_epi32::<_MM_PERM_BADC>(mid),
+        _mm512_clmulepi64_epi128::<0x00>(mid, k),
+    );
+    fold(hi)
+}
+
 /// Folds the four 128-bit lanes of `v` into one.
 #[inline]
 #[target_feature(enable = "avx512f")]
