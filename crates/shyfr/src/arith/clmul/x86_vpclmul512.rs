@@ -1,7 +1,9 @@
 //! Carry-less multiplication on 512-bit registers with VPCLMULQDQ and AVX-512 (four 128-bit
-//! lanes): the Karatsuba terms of four blocks at a time, and the fold of the four lanes
-//! into one reduction (the 128-bit code of `x86_pclmul`). Shared by GHASH and the fused
-//! AES-GCM engine on zmm registers.
+//! lanes): the Karatsuba terms of four blocks at a time and the fold of the four lanes
+//! into one reduction (the 128-bit code of `x86_pclmul`), for GHASH; the schoolbook terms
+//! and a lane-wise reduction, for the fused AES-GCM engine on zmm registers (fewer
+//! instructions besides the multiplies, which is what counts where the multiplies have a
+//! port of their own).
 
 use core::arch::x86_64::*;
 
