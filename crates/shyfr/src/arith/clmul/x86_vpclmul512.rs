@@ -36,6 +36,18 @@ fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     _mm512_ternarylogic_epi64::<0x96>(a, b, c)
 }
 
+/// The four schoolbook products of `x * h` lane by lane: low, high and the two middle ones.
+#[inline]
+#[target_feature(enable = "avx512f,vpclmulqdq")]
+fn terms(x: __m512i, h: __m512i) -> [__m512i; 4] {
+    [
+        _mm512_clmulepi64_epi128::<0x00>(x, h),
+        _mm512_clmulepi64_epi128::<0x11>(x, h),
+        _mm512_clmulepi64_epi128::<0x01>(x, h),
+        _mm512_clmulepi64_epi128::<0x10>(x, h),
+    ]
+}
+
 /// Adds the schoolbook terms of `x * h` and `y * g` (lane by lane) to `t` = (low, high,
 /// true middle): four multiplies a register and no Karatsuba pre-additions, the sums in
 /// three-input XORs. Where carry-less multiplies and shuffles share one port and AES
@@ -43,39 +55,21 @@ fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
 #[inline]
 #[target_feature(enable = "avx512f,vpclmulqdq")]
 pub(crate) fn schoolbook2(t: &mut [__m512i; 3], x: __m512i, h: __m512i, y: __m512i, g: __m512i) {
-    t[0] = xor3(
-        t[0],
-        _mm512_clmulepi64_epi128::<0x00>(x, h),
-        _mm512_clmulepi64_epi128::<0x00>(y, g),
-    );
-    t[1] = xor3(
-        t[1],
-        _mm512_clmulepi64_epi128::<0x11>(x, h),
-        _mm512_clmulepi64_epi128::<0x11>(y, g),
-    );
-    t[2] = xor3(
-        t[2],
-        _mm512_clmulepi64_epi128::<0x01>(x, h),
-        _mm512_clmulepi64_epi128::<0x10>(x, h),
-    );
-    t[2] = xor3(
-        t[2],
-        _mm512_clmulepi64_epi128::<0x01>(y, g),
-        _mm512_clmulepi64_epi128::<0x10>(y, g),
-    );
+    let (a, b) = (terms(x, h), terms(y, g));
+    t[0] = xor3(t[0], a[0], b[0]);
+    t[1] = xor3(t[1], a[1], b[1]);
+    t[2] = xor3(t[2], a[2], a[3]);
+    t[2] = xor3(t[2], b[2], b[3]);
 }
 
 /// [`schoolbook2`] for one register.
 #[inline]
 #[target_feature(enable = "avx512f,vpclmulqdq")]
 pub(crate) fn schoolbook(t: &mut [__m512i; 3], x: __m512i, h: __m512i) {
-    t[0] = _mm512_xor_si512(t[0], _mm512_clmulepi64_epi128::<0x00>(x, h));
-    t[1] = _mm512_xor_si512(t[1], _mm512_clmulepi64_epi128::<0x11>(x, h));
-    t[2] = xor3(
-        t[2],
-        _mm512_clmulepi64_epi128::<0x01>(x, h),
-        _mm512_clmulepi64_epi128::<0x10>(x, h),
-    );
+    let a = terms(x, h);
+    t[0] = _mm512_xor_si512(t[0], a[0]);
+    t[1] = _mm512_xor_si512(t[1], a[1]);
+    t[2] = xor3(t[2], a[2], a[3]);
 }
 
 /// Reduces summed schoolbook terms (low, high, true middle) lane by lane, then folds the
