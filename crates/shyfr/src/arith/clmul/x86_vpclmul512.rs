@@ -32,7 +32,7 @@ pub(crate) fn karatsuba(t: &mut [__m512i; 3], x: __m512i, h: __m512i, hk: __m512
 /// `a ^ b ^ c` in one instruction.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+pub(crate) fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     _mm512_ternarylogic_epi64::<0x96>(a, b, c)
 }
 

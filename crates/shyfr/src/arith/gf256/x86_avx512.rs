@@ -78,11 +78,8 @@ pub(crate) fn gf(x: __m512i, m: u64) -> __m512i {
     _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(m as i64))
 }
 
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-pub(crate) fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi32::<0x96>(a, b, c)
-}
+/// `a ^ b ^ c` in one instruction (the carry-less code's, which needs only AVX-512F).
+pub(crate) use crate::arith::clmul::x86_vpclmul512::xor3;
 
 /// MixColumns of one byte-sliced column `y` (register `i` holds row `i`, after SubBytes),
 /// XORed with `k`: output rows `0..N` (all eight for a whole column; the first four when
