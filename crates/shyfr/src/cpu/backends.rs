@@ -12,6 +12,12 @@
 //!   whose self-test fails is reported unavailable and never selected. The family supplies
 //!   the test (usually: the backend's output on fixed input equals the portable one's).
 //!
+//! An optional `demote = path;` after the self-test names a function `fn(Backend) -> bool`
+//! telling which backends this CPU should try only after the other hardware backends (but
+//! before portable code): for a backend that is available but measured slower than the next
+//! one on some cores, so that the choice follows the measurement, not the list order alone.
+//! It never makes a backend unavailable, and an explicitly requested backend is unaffected.
+//!
 //! A variant without a token (`soft`) is portable: always compiled, always available, never
 //! self-tested against itself. A variant with `[arch] Token` exists in `ALL` only when
 //! compiling for `arch`.
@@ -42,6 +48,7 @@ macro_rules! backends {
             ),+ $(,)?
         }
         self_test = $self_test:path;
+        $(demote = $demote:path;)?
     ) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -139,7 +146,8 @@ macro_rules! backends {
                 self.cpu_allows() && self.self_test()
             }
 
-            /// The backend a key or state set up now would use: the first available one.
+            /// The backend a key or state set up now would use: the first available one
+            /// (backends demoted on this CPU last).
             pub fn best() -> $Backend {
                 $Inner::best().backend()
             }
@@ -182,7 +190,9 @@ macro_rules! backends {
                 $Inner::new(b).ok_or($crate::Error::BackendUnavailable)
             }
 
-            /// The fastest available backend's token. The choice is cached (two loads on
+            /// The fastest available backend's token: the first available one in `ALL`
+            /// order, except that backends the family's `demote` names for this CPU come
+            /// after the other hardware backends (still before portable code). The choice is cached (two loads on
             /// the hot path) until [`crate::cpu::set_override`] changes the enabled set.
             #[inline]
             pub(crate) fn best() -> $Inner {
@@ -196,10 +206,24 @@ macro_rules! backends {
                         return t;
                     }
                 }
-                for (i, &b) in $Backend::ALL.iter().enumerate() {
-                    if let Ok(t) = $Inner::checked(b) {
-                        CACHE.store(gen << 8 | (i as u64 + 1), Ordering::Relaxed);
-                        return t;
+                // Rank 0: the hardware backends; 1: those this CPU demotes; 2: portable.
+                let rank = |b: $Backend| -> u8 {
+                    $( if $demote(b) { return 1; } )?
+                    if b.needs().is_empty() {
+                        2
+                    } else {
+                        0
+                    }
+                };
+                for r in 0..3 {
+                    for (i, &b) in $Backend::ALL.iter().enumerate() {
+                        if rank(b) != r {
+                            continue;
+                        }
+                        if let Ok(t) = $Inner::checked(b) {
+                            CACHE.store(gen << 8 | (i as u64 + 1), Ordering::Relaxed);
+                            return t;
+                        }
                     }
                 }
                 unreachable!("the portable backend is always available")
@@ -222,3 +246,44 @@ macro_rules! backends {
 }
 
 pub(crate) use backends;
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    crate::cpu::backends! {
+        /// A family for the test: `Wide` first in the list, `Late` demoted.
+        pub enum Backend("test"), tokens Inner {
+            /// Needs AVX-512 F/VL/BW.
+            Wide = "wide" ["x86_64"] crate::cpu::x86::Avx512,
+            /// Needs SSSE3; always demoted.
+            Late = "late" ["x86_64"] crate::cpu::x86::Ssse3,
+            /// Portable.
+            Soft = "soft",
+        }
+        self_test = pass;
+        demote = late;
+    }
+
+    fn pass(_: Backend) -> bool {
+        true
+    }
+
+    fn late(b: Backend) -> bool {
+        b == Backend::Late
+    }
+
+    /// A demoted backend comes after the other hardware backends but before portable
+    /// code: with AVX-512 (native runs on such CPUs) `Wide`, without it (other CPUs, CI's
+    /// `-avx512f` run) `Late`, never `Soft` while SSSE3 is enabled.
+    #[test]
+    fn demoted_after_hardware_before_portable() {
+        let expect = if Backend::Wide.is_available() {
+            Backend::Wide
+        } else if Backend::Late.is_available() {
+            Backend::Late
+        } else {
+            Backend::Soft
+        };
+        assert_eq!(Backend::best(), expect);
+        assert_eq!(Inner::best().backend(), expect);
+    }
+}

@@ -20,6 +20,16 @@ unsafe fn xcr0() -> u64 {
     unsafe { _xgetbv(0) }
 }
 
+/// Whether the processor is Intel's (CPUID leaf 0 vendor string "GenuineIntel"). Only for
+/// choosing between backends that are all correct on it, where measurements showed that the
+/// faster one differs between vendors (see each `demote` in the backend declarations); the
+/// `SHYFR_CPU` feature masks still apply on top.
+pub(crate) fn is_intel() -> bool {
+    let l0 = cpuid(0, 0);
+    // "Genu" "ineI" "ntel" in EBX, EDX, ECX, little-endian.
+    (l0.ebx, l0.edx, l0.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e)
+}
+
 pub(super) fn detect() -> Features {
     let mut f = Features::NONE;
     // SAFETY: CPUID exists on every x86-64 processor.

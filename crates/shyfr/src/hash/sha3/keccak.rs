@@ -21,7 +21,8 @@ use super::x86_avx512;
 use super::x86_bmi;
 
 crate::cpu::backends! {
-    /// The implementations of Keccak-f\[1600\], fastest first.
+    /// The implementations of Keccak-f\[1600\], fastest first (on Intel cores `x86_bmi`
+    /// is chosen before `x86_avx512`: see `demote`).
     pub enum Backend("keccak"), tokens Kernel {
         /// ARMv8.2 SHA-3 instructions `EOR3`, `RAX1`, `XAR`, `BCAX` (aarch64).
         Aarch64Sha3 = "aarch64_sha3" ["aarch64"] crate::cpu::aarch64::Sha3Ce,
@@ -36,6 +37,23 @@ crate::cpu::backends! {
         Soft = "soft",
     }
     self_test = self_test;
+    demote = demote;
+}
+
+/// `x86_avx512` is tried after `x86_bmi` on Intel cores. Their vector logic runs on three
+/// ports (two when 512-bit instructions are in flight) against four on AMD Zen 4, and the
+/// one-state kernel is bound by its 95 to 105 vector operations a round: on a Sapphire
+/// Rapids-class Xeon `x86_bmi` measured 4-8 % faster at every size from 16 bytes to 16 KiB
+/// (SHA3-256 16 KiB 5.85 against 6.19-6.38 cycles/byte), on Zen 4 `x86_avx512` 1.24x
+/// faster than `x86_bmi` (BENCHMARKS.md). The eight-state `*_many` kernels keep
+/// `x86_avx512` everywhere ([`Kernel::best_many`]).
+fn demote(b: Backend) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if b == Backend::X86Avx512 {
+        return crate::cpu::x86::is_intel();
+    }
+    let _ = b;
+    false
 }
 
 /// The known-answer self-test of a hardware backend (see [`agree`]).
