@@ -21,13 +21,24 @@ unsafe fn xcr0() -> u64 {
 }
 
 /// Whether the processor is Intel's (CPUID leaf 0 vendor string "GenuineIntel"). Only for
-/// choosing between backends that are all correct on it, where measurements showed that the
-/// faster one differs between vendors (see each `demote` in the backend declarations); the
-/// `SHYFR_CPU` feature masks still apply on top.
+/// choosing between implementations that are all correct on it (backends, or kernels of
+/// one backend) where measurements showed that the faster one differs between vendors:
+/// see the Keccak backends' `demote` and Kalyna's 512-bit chained kernel. The `SHYFR_CPU`
+/// feature masks still apply on top. Read once and cached.
 pub(crate) fn is_intel() -> bool {
-    let l0 = cpuid(0, 0);
-    // "Genu" "ineI" "ntel" in EBX, EDX, ECX, little-endian.
-    (l0.ebx, l0.edx, l0.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e)
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not read yet; 1: Intel; 2: another vendor.
+    static VENDOR: AtomicU8 = AtomicU8::new(0);
+    match VENDOR.load(Ordering::Relaxed) {
+        0 => {
+            let l0 = cpuid(0, 0);
+            // "Genu" "ineI" "ntel" in EBX, EDX, ECX, little-endian.
+            let intel = (l0.ebx, l0.edx, l0.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e);
+            VENDOR.store(if intel { 1 } else { 2 }, Ordering::Relaxed);
+            intel
+        }
+        v => v == 1,
+    }
 }
 
 pub(super) fn detect() -> Features {

@@ -31,7 +31,13 @@
 //! levels of `vpternlogd`), about 25.5 core cycles a round for 128-bit blocks in a `rdtsc`
 //! loop of the round alone. CBC encryption, Zen 4, 16 KiB, cycles per byte at 3.7 GHz on a
 //! loaded machine (Crypto++ 8.7 in the same run): 128/128 17.2 (14.1), 128/256 26.8
-//! (21.8), 256/256 14.4 (15.9), 256/512 18.4 (19.7), 512/512 11.5-12.9 (17.7).
+//! (21.8), 256/256 14.4 (15.9), 256/512 18.4 (19.7), 512/512 11.5-12.9 (17.7). 512-bit
+//! blocks run the same round text on `zmm` registers on Intel cores (`chain512_asm`: 37
+//! cycles a round against 51, CBC 14.2-14.5 -> 10.6-10.9 cycles/byte on a Sapphire
+//! Rapids-class Xeon, Crypto++ 14.1-14.7) and the intrinsics kernel `chain512` elsewhere
+//! (measured on Zen 4; the assembly one was not). On that Intel core the round's floor is
+//! the S-box: `vpermi2b` occupies the one shuffle port for two cycles (so eight of them
+//! take 16 cycles whatever the block width) and returns after five (seven zero-masked).
 
 // Register arrays are indexed by (column, group) in both orders; index loops read best.
 #![allow(clippy::needless_range_loop)]
@@ -577,45 +583,38 @@ macro_rules! chain_kernel {
     };
 }
 
-/// `vpshufb` indices of ShiftRows followed by the byte rotation `k` of every column, for a
-/// 128-bit block: `SR_ROT128[k]` byte `8 c + r` takes row `(r + k) mod 8` of the column
-/// ShiftRows brings there.
-static SR_ROT128: [[u8; 16]; 8] = {
-    let mut t = [[0u8; 16]; 8];
+/// Byte-permutation indices of ShiftRows followed by the byte rotation `k` of every
+/// column, for an `L`-byte block (`L / 8` columns): entry `[k][8 c + r]` takes row
+/// `(r + k) mod 8` of the column ShiftRows brings to column `c` (`vpshufb` indices for
+/// 128-bit blocks, `vpermb` for wider ones).
+const fn sr_rot<const L: usize>() -> [[u8; L]; 8] {
+    let nb = L / 8;
+    let mut t = [[0u8; L]; 8];
     let mut k = 0;
     while k < 8 {
         let mut p = 0;
-        while p < 16 {
+        while p < L {
             let (c, r) = (p / 8, p % 8);
             let rr = (r + k) % 8;
-            t[k][p] = (8 * ((c + 2 - rr / 4) % 2) + rr) as u8;
+            t[k][p] = (8 * ((c + nb - shift(rr, nb)) % nb) + rr) as u8;
             p += 1;
         }
         k += 1;
     }
     t
-};
+}
 
-/// `vpermb` indices of ShiftRows followed by the byte rotation `k` of every column, for a
-/// 256-bit block (as [`SR_ROT128`]).
-static SR_ROT256: [[u8; 32]; 8] = {
-    let mut t = [[0u8; 32]; 8];
-    let mut k = 0;
-    while k < 8 {
-        let mut p = 0;
-        while p < 32 {
-            let (c, r) = (p / 8, p % 8);
-            let rr = (r + k) % 8;
-            t[k][p] = (8 * ((c + 4 - rr / 2) % 4) + rr) as u8;
-            p += 1;
-        }
-        k += 1;
-    }
-    t
-};
+/// [`sr_rot`] for 128-bit blocks.
+static SR_ROT128: [[u8; 16]; 8] = sr_rot::<16>();
 
-/// A zero block: the key operand of [`chain256`]'s last round.
-static ZERO: [u8; 32] = [0; 32];
+/// [`sr_rot`] for 256-bit blocks.
+static SR_ROT256: [[u8; 32]; 8] = sr_rot::<32>();
+
+/// [`sr_rot`] for 512-bit blocks.
+static SR_ROT512: [[u8; 64]; 8] = sr_rot::<64>();
+
+/// A zero block: the key operand of the last round of [`chain256`] and [`chain512_asm`].
+static ZERO: [u8; 64] = [0; 64];
 
 /// The multiplication matrices of the MixColumns coefficients 5, 8, 6, 7, 4 (in the order
 /// [`chain128`]'s rounds read them).
@@ -636,6 +635,11 @@ static MIX_MAT: [u64; 5] = [M5, M8, M6, M7, M4];
 /// `vpternlogd`, two levels. The order of the text matters on Zen 4 (oldest ready op
 /// first): the products before the plain permutes measured 28 cycles a round, the
 /// permutes first 34 (`rdtsc` loop of the round alone).
+///
+/// The `v` form is the same round for a block in `ymm0` or `zmm0` (`$r` the register
+/// prefix, `$b` the broadcast of a matrix to every 64-bit lane): each term's permutation
+/// is a `vpermb` with its indices in `$r8..$r15` ([`SR_ROT256`], [`SR_ROT512`]), since
+/// ShiftRows crosses 128-bit lanes there.
 macro_rules! round_text {
     (x, $key:literal) => {
         concat!(
@@ -682,9 +686,11 @@ macro_rules! round_text {
             "vpternlogd xmm0, xmm2, xmm6, 0x96\n",
         )
     };
-    (y, $key:literal) => {
+    (v $r:literal $b:literal, $key:literal) => {
         concat!(
-            "vpmovb2m k5, ymm0\n",
+            "vpmovb2m k5, ",
+            $r,
+            "0\n",
             "vmovdqa64 zmm1, zmm0\n",
             "vpermi2b zmm1{{k1}}{{z}}, zmm16, zmm17\n",
             "vmovdqa64 zmm2, zmm0\n",
@@ -702,53 +708,177 @@ macro_rules! round_text {
             "vmovdqa64 zmm7, zmm0\n",
             "vpermi2b zmm7{{k6}}{{z}}, zmm28, zmm29\n",
             "vpermi2b zmm0{{k7}}{{z}}, zmm30, zmm31\n",
-            "vpternlogd ymm1, ymm2, ymm3, 0xfe\n",
-            "vpternlogd ymm4, ymm5, ymm6, 0xfe\n",
-            "vpblendmb ymm1{{k5}}, ymm1, ymm4\n",
-            "vpternlogd ymm0, ymm1, ymm7, 0xfe\n",
-            "vgf2p8affineqb ymm7, ymm0, qword ptr [{mm} + 32]{{1to4}}, 0\n",
-            "vgf2p8affineqb ymm4, ymm0, qword ptr [{mm} + 8]{{1to4}}, 0\n",
-            "vgf2p8affineqb ymm5, ymm0, qword ptr [{mm} + 16]{{1to4}}, 0\n",
-            "vpermb ymm1, ymm8, ymm0\n",
-            "vpermb ymm3, ymm11, ymm0\n",
-            "vgf2p8affineqb ymm2, ymm0, qword ptr [{mm}]{{1to4}}, 0\n",
-            "vgf2p8affineqb ymm6, ymm0, qword ptr [{mm} + 24]{{1to4}}, 0\n",
-            "vpermb ymm7, ymm15, ymm7\n",
-            "vpermb ymm6, ymm14, ymm6\n",
-            "vpermb ymm4, ymm12, ymm4\n",
-            "vpternlogd ymm6, ymm7, ",
+            "vpternlogd ",
+            $r,
+            "1, ",
+            $r,
+            "2, ",
+            $r,
+            "3, 0xfe\n",
+            "vpternlogd ",
+            $r,
+            "4, ",
+            $r,
+            "5, ",
+            $r,
+            "6, 0xfe\n",
+            "vpblendmb ",
+            $r,
+            "1{{k5}}, ",
+            $r,
+            "1, ",
+            $r,
+            "4\n",
+            "vpternlogd ",
+            $r,
+            "0, ",
+            $r,
+            "1, ",
+            $r,
+            "7, 0xfe\n",
+            "vgf2p8affineqb ",
+            $r,
+            "7, ",
+            $r,
+            "0, qword ptr [{mm} + 32]{{",
+            $b,
+            "}}, 0\n",
+            "vgf2p8affineqb ",
+            $r,
+            "4, ",
+            $r,
+            "0, qword ptr [{mm} + 8]{{",
+            $b,
+            "}}, 0\n",
+            "vgf2p8affineqb ",
+            $r,
+            "5, ",
+            $r,
+            "0, qword ptr [{mm} + 16]{{",
+            $b,
+            "}}, 0\n",
+            "vpermb ",
+            $r,
+            "1, ",
+            $r,
+            "8, ",
+            $r,
+            "0\n",
+            "vpermb ",
+            $r,
+            "3, ",
+            $r,
+            "11, ",
+            $r,
+            "0\n",
+            "vgf2p8affineqb ",
+            $r,
+            "2, ",
+            $r,
+            "0, qword ptr [{mm}]{{",
+            $b,
+            "}}, 0\n",
+            "vgf2p8affineqb ",
+            $r,
+            "6, ",
+            $r,
+            "0, qword ptr [{mm} + 24]{{",
+            $b,
+            "}}, 0\n",
+            "vpermb ",
+            $r,
+            "7, ",
+            $r,
+            "15, ",
+            $r,
+            "7\n",
+            "vpermb ",
+            $r,
+            "6, ",
+            $r,
+            "14, ",
+            $r,
+            "6\n",
+            "vpermb ",
+            $r,
+            "4, ",
+            $r,
+            "12, ",
+            $r,
+            "4\n",
+            "vpternlogd ",
+            $r,
+            "6, ",
+            $r,
+            "7, ",
             $key,
             ", 0x96\n",
-            "vpermb ymm5, ymm13, ymm5\n",
-            "vpermb ymm0, ymm9, ymm0\n",
-            "vpermb ymm2, ymm10, ymm2\n",
-            "vpternlogd ymm2, ymm4, ymm5, 0x96\n",
-            "vpternlogd ymm0, ymm1, ymm3, 0x96\n",
-            "vpternlogd ymm0, ymm2, ymm6, 0x96\n",
+            "vpermb ",
+            $r,
+            "5, ",
+            $r,
+            "13, ",
+            $r,
+            "5\n",
+            "vpermb ",
+            $r,
+            "0, ",
+            $r,
+            "9, ",
+            $r,
+            "0\n",
+            "vpermb ",
+            $r,
+            "2, ",
+            $r,
+            "10, ",
+            $r,
+            "2\n",
+            "vpternlogd ",
+            $r,
+            "2, ",
+            $r,
+            "4, ",
+            $r,
+            "5, 0x96\n",
+            "vpternlogd ",
+            $r,
+            "0, ",
+            $r,
+            "1, ",
+            $r,
+            "3, 0x96\n",
+            "vpternlogd ",
+            $r,
+            "0, ",
+            $r,
+            "2, ",
+            $r,
+            "6, 0x96\n",
         )
     };
 }
 
-/// The `NR` rounds of one block as one `asm!` statement, for `chain128` (`$kind` `x`)
-/// and `chain256` (`y`): `$add` the modular key addition (first and last), `$key` the XOR
+/// The `NR` rounds of one block as one `asm!` statement, for `chain128` (`$kind` `[x]`),
+/// `chain256` (`[v "ymm" "1to4"]`) and `chain512_asm` (`[v "zmm" "1to8"]`): `$add` the modular key addition (first and last), `$key` the XOR
 /// key of the looped rounds and `$last` the last round's (zero); the round keys read at
 /// `$rk` (64 bytes apart), `$mm` the MixColumns matrices, the S-box tables `$t` in
 /// `zmm16..zmm31`, the row masks in `k1..k4`, `zmm1..zmm7` and `k5..k7` scratch; `$extra`
-/// the kernel's own operands, among them the state (`xmm0` / `ymm0`, in and out). Expands
+/// the kernel's own operands, among them the state (`xmm0`, `ymm0` or `zmm0`, in and out). Expands
 /// to the statement, for the caller's `unsafe` block.
 macro_rules! chain_asm {
-    ($kind:ident, $add:literal, $key:literal, $last:literal, $rk:expr, $nr:expr, $mm:expr,
+    ([$($kind:tt)*], $add:literal, $key:literal, $last:literal, $rk:expr, $nr:expr, $mm:expr,
      $t:expr, [$($extra:tt)*]) => {
         core::arch::asm!(
             $add,
             "add {rk}, 64",
             ".p2align 5",
             "2:",
-            round_text!($kind, $key),
+            round_text!($($kind)*, $key),
             "add {rk}, 64",
             "dec {i}",
             "jnz 2b",
-            round_text!($kind, $last),
+            round_text!($($kind)*, $last),
             $add,
             rk = inout(reg) $rk => _,
             i = inout(reg) $nr - 1 => _,
@@ -819,7 +949,7 @@ unsafe fn chain128<const NR: usize>(
         // round's key).
         unsafe {
             chain_asm!(
-                x,
+                [x],
                 "vpaddq xmm0, xmm0, xmmword ptr [{rk}]",
                 "xmmword ptr [{rk}]",
                 "xmm8",
@@ -882,7 +1012,7 @@ unsafe fn chain256<const NR: usize>(
         // permutation indices.
         unsafe {
             chain_asm!(
-                y,
+                [v "ymm" "1to4"],
                 "vpaddq ymm0, ymm0, ymmword ptr [{rk}]",
                 "ymmword ptr [{rk}]",
                 "ymmword ptr [{z}]",
@@ -916,6 +1046,77 @@ unsafe fn chain256<const NR: usize>(
         _mm256_loadu_si256,
         _mm256_storeu_si256,
         _mm256_xor_si256,
+        encrypt
+    );
+}
+
+/// The chained kernel for 512-bit blocks as assembly, the rounds of [`chain256`] on `zmm`
+/// registers: chosen on Intel cores, where it measured 37 cycles a round against 51 for
+/// [`chain512`] (a `rdtsc` loop of the round alone on a Sapphire Rapids-class Xeon: there
+/// each blend of `nat_sbox`'s tree costs about three cycles after the last lookup, and the
+/// seven `vprorq` of `chain512` queue on one port). [`chain512`] stays the kernel elsewhere:
+/// on AMD Zen 4 it was measured, this one was not.
+///
+/// # Safety
+/// As for the other chained kernels.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+unsafe fn chain512_asm<const NR: usize>(
+    keys: &Keys,
+    mode: Chain,
+    iv: &mut [u8],
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    const BL: usize = 64;
+    let t: [[__m512i; 4]; 4] = core::array::from_fn(table);
+    let rk = keys.nat.as_ptr().cast::<u8>();
+    // SAFETY: 64 readable bytes of a static table each.
+    let pi: [__m512i; 8] =
+        core::array::from_fn(|k| unsafe { _mm512_loadu_si512(SR_ROT512[k].as_ptr().cast()) });
+    let mm = MIX_MAT.as_ptr().cast::<u8>();
+    let encrypt = |x: __m512i| {
+        let out: __m512i;
+        // SAFETY: the instructions are AVX-512 F/BW/VL, VBMI and GFNI (enabled here) and
+        // base x86-64; they read `keys.nat[0..=NR]` (64 bytes each), `MIX_MAT` (40 bytes)
+        // and `ZERO` (64 bytes), write no memory and use no stack; `zmm1..zmm7` and
+        // `k5..k7` are declared clobbered; `zmm8..zmm15` hold the permutation indices.
+        unsafe {
+            chain_asm!(
+                [v "zmm" "1to8"],
+                "vpaddq zmm0, zmm0, zmmword ptr [{rk}]",
+                "zmmword ptr [{rk}]",
+                "zmmword ptr [{z}]",
+                rk,
+                NR,
+                mm,
+                t,
+                [
+                    inout("zmm0") x => out,
+                    z = in(reg) ZERO.as_ptr(),
+                    in("zmm8") pi[0],
+                    in("zmm9") pi[1],
+                    in("zmm10") pi[2],
+                    in("zmm11") pi[3],
+                    in("zmm12") pi[4],
+                    in("zmm13") pi[5],
+                    in("zmm14") pi[6],
+                    in("zmm15") pi[7],
+                ]
+            );
+        }
+        out
+    };
+    chain_blocks!(
+        mode,
+        iv,
+        src,
+        dst,
+        n,
+        BL,
+        _mm512_loadu_si512,
+        _mm512_storeu_si512,
+        _mm512_xor_si512,
         encrypt
     );
 }
@@ -956,6 +1157,7 @@ unsafe fn chain(
             (2, _) => chain128::<14>(keys, mode, iv, src, dst, n),
             (4, 14) => chain256::<14>(keys, mode, iv, src, dst, n),
             (4, _) => chain256::<18>(keys, mode, iv, src, dst, n),
+            _ if crate::cpu::x86::is_intel() => chain512_asm::<18>(keys, mode, iv, src, dst, n),
             _ => chain512::<18>(keys, mode, iv, src, dst, n),
         }
     }
