@@ -980,146 +980,104 @@ unsafe fn chain128<const NR: usize>(
     );
 }
 
-/// The chained kernel for 256-bit blocks: the `NR` rounds of one block in one assembly
-/// statement (`round_text!`), the tables in `zmm16..zmm31` and the row masks in
-/// `k1..k4` for the whole call, the round keys read from `keys.nat` by the last XOR of
-/// each round (loads off the critical path).
-///
-/// # Safety
-/// As for the other chained kernels.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-unsafe fn chain256<const NR: usize>(
-    keys: &Keys,
-    mode: Chain,
-    iv: &mut [u8],
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-) {
-    const BL: usize = 32;
-    let t: [[__m512i; 4]; 4] = core::array::from_fn(table);
-    let rk = keys.nat.as_ptr().cast::<u8>();
-    // SAFETY: 32 readable bytes of a static table each.
-    let pi: [__m256i; 8] =
-        core::array::from_fn(|k| unsafe { _mm256_loadu_si256(SR_ROT256[k].as_ptr().cast()) });
-    let mm = MIX_MAT.as_ptr().cast::<u8>();
-    let encrypt = |x: __m256i| {
-        let out: __m256i;
-        // SAFETY: the instructions are AVX-512 F/BW/VL, VBMI and GFNI (enabled here) and
-        // base x86-64; they read `keys.nat[0..=NR]` (64 bytes each; the first 32 used),
-        // `MIX_MAT` (40 bytes) and `ZERO` (32 bytes), write no memory and use no stack;
-        // `zmm1..zmm7` and `k5..k7` are declared clobbered; `ymm8..ymm15` hold the
-        // permutation indices.
-        unsafe {
-            chain_asm!(
-                [v "ymm" "1to4"],
-                "vpaddq ymm0, ymm0, ymmword ptr [{rk}]",
-                "ymmword ptr [{rk}]",
-                "ymmword ptr [{z}]",
-                rk,
-                NR,
-                mm,
-                t,
-                [
-                    inout("ymm0") x => out,
-                    z = in(reg) ZERO.as_ptr(),
-                    in("ymm8") pi[0],
-                    in("ymm9") pi[1],
-                    in("ymm10") pi[2],
-                    in("ymm11") pi[3],
-                    in("ymm12") pi[4],
-                    in("ymm13") pi[5],
-                    in("ymm14") pi[6],
-                    in("ymm15") pi[7],
-                ]
-            );
+/// The chained kernels for 256- and 512-bit blocks (`ymm` or `zmm`: the `v` form of
+/// `round_text!`), one body stamped twice: the `NR` rounds of one block in one assembly
+/// statement, the tables in `zmm16..zmm31` and the row masks in `k1..k4` for the whole
+/// call, the permutation indices ([`SR_ROT256`], [`SR_ROT512`]) in registers 8 to 15, the
+/// round keys read from `keys.nat` by the last XOR of each round (loads off the critical
+/// path).
+macro_rules! chain_wide {
+    ($(#[$m:meta])* $name:ident, $bl:literal, $t:ty, $load:path, $store:path, $xor:path,
+     $sr:ident, $kind:tt, $add:literal, $key:literal, $last:literal, $state:tt,
+     [$($p:tt $i:tt),+]) => {
+        $(#[$m])*
+        ///
+        /// # Safety
+        /// As for the other chained kernels.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+        unsafe fn $name<const NR: usize>(
+            keys: &Keys,
+            mode: Chain,
+            iv: &mut [u8],
+            src: *const u8,
+            dst: *mut u8,
+            n: usize,
+        ) {
+            const BL: usize = $bl;
+            let t: [[__m512i; 4]; 4] = core::array::from_fn(table);
+            let rk = keys.nat.as_ptr().cast::<u8>();
+            // SAFETY: `BL` readable bytes of a static table each.
+            let pi: [$t; 8] = core::array::from_fn(|k| unsafe { $load($sr[k].as_ptr().cast()) });
+            let mm = MIX_MAT.as_ptr().cast::<u8>();
+            let encrypt = |x: $t| {
+                let out: $t;
+                // SAFETY: the instructions are AVX-512 F/BW/VL, VBMI and GFNI (enabled
+                // here) and base x86-64; they read `keys.nat[0..=NR]` (64 bytes each; the
+                // first `BL` used), `MIX_MAT` (40 bytes) and `ZERO` (`BL` of its 64 bytes),
+                // write no memory and use no stack; `zmm1..zmm7` and `k5..k7` are declared
+                // clobbered; registers 8 to 15 hold the permutation indices.
+                unsafe {
+                    chain_asm!(
+                        $kind,
+                        $add,
+                        $key,
+                        $last,
+                        rk,
+                        NR,
+                        mm,
+                        t,
+                        [
+                            inout($state) x => out,
+                            z = in(reg) ZERO.as_ptr(),
+                            $(in($p) pi[$i],)+
+                        ]
+                    );
+                }
+                out
+            };
+            chain_blocks!(mode, iv, src, dst, n, BL, $load, $store, $xor, encrypt);
         }
-        out
     };
-    chain_blocks!(
-        mode,
-        iv,
-        src,
-        dst,
-        n,
-        BL,
-        _mm256_loadu_si256,
-        _mm256_storeu_si256,
-        _mm256_xor_si256,
-        encrypt
-    );
 }
 
-/// The chained kernel for 512-bit blocks as assembly, the rounds of [`chain256`] on `zmm`
-/// registers: chosen on Intel cores, where it measured 37 cycles a round against 51 for
-/// [`chain512`] (a `rdtsc` loop of the round alone on a Sapphire Rapids-class Xeon: there
-/// each blend of `nat_sbox`'s tree costs about three cycles after the last lookup, and the
-/// seven `vprorq` of `chain512` queue on one port). [`chain512`] stays the kernel elsewhere:
-/// on AMD Zen 4 it was measured, this one was not.
-///
-/// # Safety
-/// As for the other chained kernels.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-unsafe fn chain512_asm<const NR: usize>(
-    keys: &Keys,
-    mode: Chain,
-    iv: &mut [u8],
-    src: *const u8,
-    dst: *mut u8,
-    n: usize,
-) {
-    const BL: usize = 64;
-    let t: [[__m512i; 4]; 4] = core::array::from_fn(table);
-    let rk = keys.nat.as_ptr().cast::<u8>();
-    // SAFETY: 64 readable bytes of a static table each.
-    let pi: [__m512i; 8] =
-        core::array::from_fn(|k| unsafe { _mm512_loadu_si512(SR_ROT512[k].as_ptr().cast()) });
-    let mm = MIX_MAT.as_ptr().cast::<u8>();
-    let encrypt = |x: __m512i| {
-        let out: __m512i;
-        // SAFETY: the instructions are AVX-512 F/BW/VL, VBMI and GFNI (enabled here) and
-        // base x86-64; they read `keys.nat[0..=NR]` (64 bytes each), `MIX_MAT` (40 bytes)
-        // and `ZERO` (64 bytes), write no memory and use no stack; `zmm1..zmm7` and
-        // `k5..k7` are declared clobbered; `zmm8..zmm15` hold the permutation indices.
-        unsafe {
-            chain_asm!(
-                [v "zmm" "1to8"],
-                "vpaddq zmm0, zmm0, zmmword ptr [{rk}]",
-                "zmmword ptr [{rk}]",
-                "zmmword ptr [{z}]",
-                rk,
-                NR,
-                mm,
-                t,
-                [
-                    inout("zmm0") x => out,
-                    z = in(reg) ZERO.as_ptr(),
-                    in("zmm8") pi[0],
-                    in("zmm9") pi[1],
-                    in("zmm10") pi[2],
-                    in("zmm11") pi[3],
-                    in("zmm12") pi[4],
-                    in("zmm13") pi[5],
-                    in("zmm14") pi[6],
-                    in("zmm15") pi[7],
-                ]
-            );
-        }
-        out
-    };
-    chain_blocks!(
-        mode,
-        iv,
-        src,
-        dst,
-        n,
-        BL,
-        _mm512_loadu_si512,
-        _mm512_storeu_si512,
-        _mm512_xor_si512,
-        encrypt
-    );
-}
+chain_wide!(
+    /// The chained kernel for 256-bit blocks.
+    chain256,
+    32,
+    __m256i,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    _mm256_xor_si256,
+    SR_ROT256,
+    [v "ymm" "1to4"],
+    "vpaddq ymm0, ymm0, ymmword ptr [{rk}]",
+    "ymmword ptr [{rk}]",
+    "ymmword ptr [{z}]",
+    "ymm0",
+    ["ymm8" 0, "ymm9" 1, "ymm10" 2, "ymm11" 3, "ymm12" 4, "ymm13" 5, "ymm14" 6, "ymm15" 7]
+);
+
+chain_wide!(
+    /// The chained kernel for 512-bit blocks as assembly, the rounds of [`chain256`] on
+    /// `zmm` registers: chosen on Intel cores, where it measured 37 cycles a round against
+    /// 51 for [`chain512`] (a `rdtsc` loop of the round alone on a Sapphire Rapids-class
+    /// Xeon: there each blend of `nat_sbox`'s tree costs about three cycles after the last
+    /// lookup, and the seven `vprorq` of `chain512` queue on one port). [`chain512`] stays
+    /// the kernel elsewhere: on AMD Zen 4 it was measured, this one was not.
+    chain512_asm,
+    64,
+    __m512i,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    _mm512_xor_si512,
+    SR_ROT512,
+    [v "zmm" "1to8"],
+    "vpaddq zmm0, zmm0, zmmword ptr [{rk}]",
+    "zmmword ptr [{rk}]",
+    "zmmword ptr [{z}]",
+    "zmm0",
+    ["zmm8" 0, "zmm9" 1, "zmm10" 2, "zmm11" 3, "zmm12" 4, "zmm13" 5, "zmm14" 6, "zmm15" 7]
+);
 
 chain_kernel!(
     chain512,
