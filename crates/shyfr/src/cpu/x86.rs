@@ -27,6 +27,10 @@ unsafe fn xcr0() -> u64 {
 /// feature masks still apply on top. Read once and cached.
 pub(crate) fn is_intel() -> bool {
     use core::sync::atomic::{AtomicU8, Ordering};
+    if cfg!(miri) {
+        // Miri runs no CPUID (and sees no CPU feature: see `detect_raw`).
+        return false;
+    }
     // 0: not read yet; 1: Intel; 2: another vendor.
     static VENDOR: AtomicU8 = AtomicU8::new(0);
     match VENDOR.load(Ordering::Relaxed) {

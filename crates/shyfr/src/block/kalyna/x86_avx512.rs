@@ -613,8 +613,12 @@ static SR_ROT256: [[u8; 32]; 8] = sr_rot::<32>();
 /// [`sr_rot`] for 512-bit blocks.
 static SR_ROT512: [[u8; 64]; 8] = sr_rot::<64>();
 
-/// A zero block: the key operand of the last round of [`chain256`] and [`chain512_asm`].
-static ZERO: [u8; 64] = [0; 64];
+/// A zero block: the key operand of the last round of [`chain256`] and [`chain512_asm`]
+/// (aligned, so that the load never splits a cache line).
+#[repr(C, align(64))]
+struct Zero([u8; 64]);
+
+static ZERO: Zero = Zero([0; 64]);
 
 /// The multiplication matrices of the MixColumns coefficients 5, 8, 6, 7, 4 (in the order
 /// [`chain128`]'s rounds read them).
@@ -1028,7 +1032,7 @@ macro_rules! chain_wide {
                         t,
                         [
                             inout($state) x => out,
-                            z = in(reg) ZERO.as_ptr(),
+                            z = in(reg) ZERO.0.as_ptr(),
                             $(in($p) pi[$i],)+
                         ]
                     );
