@@ -192,8 +192,9 @@ macro_rules! backends {
 
             /// The fastest available backend's token: the first available one in `ALL`
             /// order, except that backends the family's `demote` names for this CPU come
-            /// after the other hardware backends (still before portable code). The choice is cached (two loads on
-            /// the hot path) until [`crate::cpu::set_override`] changes the enabled set.
+            /// after the other hardware backends (still before portable code). The choice
+            /// is cached (two loads on the hot path) until [`crate::cpu::set_override`]
+            /// changes the enabled set.
             #[inline]
             pub(crate) fn best() -> $Inner {
                 use core::sync::atomic::{AtomicU64, Ordering};

@@ -864,12 +864,13 @@ macro_rules! round_text {
 }
 
 /// The `NR` rounds of one block as one `asm!` statement, for `chain128` (`$kind` `[x]`),
-/// `chain256` (`[v "ymm" "1to4"]`) and `chain512_asm` (`[v "zmm" "1to8"]`): `$add` the modular key addition (first and last), `$key` the XOR
-/// key of the looped rounds and `$last` the last round's (zero); the round keys read at
-/// `$rk` (64 bytes apart), `$mm` the MixColumns matrices, the S-box tables `$t` in
-/// `zmm16..zmm31`, the row masks in `k1..k4`, `zmm1..zmm7` and `k5..k7` scratch; `$extra`
-/// the kernel's own operands, among them the state (`xmm0`, `ymm0` or `zmm0`, in and out). Expands
-/// to the statement, for the caller's `unsafe` block.
+/// `chain256` (`[v "ymm" "1to4"]`) and `chain512_asm` (`[v "zmm" "1to8"]`): `$add` the
+/// modular key addition (first and last), `$key` the XOR key of the looped rounds and
+/// `$last` the last round's (zero); the round keys read at `$rk` (64 bytes apart), `$mm`
+/// the MixColumns matrices, the S-box tables `$t` in `zmm16..zmm31`, the row masks in
+/// `k1..k4`, `zmm1..zmm7` and `k5..k7` scratch; `$extra` the kernel's own operands, among
+/// them the state (`xmm0`, `ymm0` or `zmm0`, in and out). Expands to the statement, for
+/// the caller's `unsafe` block.
 macro_rules! chain_asm {
     ([$($kind:tt)*], $add:literal, $key:literal, $last:literal, $rk:expr, $nr:expr, $mm:expr,
      $t:expr, [$($extra:tt)*]) => {

@@ -16,10 +16,10 @@
 //! Zen 4, SHA3-256 of 16 KiB runs at 5.5 cycles/byte against 6.8 for the scalar `x86_bmi`
 //! (`shyfr-bench`, same run; OpenSSL 7.2). On Intel cores, whose vector logic has fewer
 //! ports, `x86_bmi` measured faster (Sapphire Rapids class, SHA3-256 16 KiB 5.85 against
-//! 6.19-6.38 cycles/byte) and is chosen before `x86_avx512` there. Where many messages of one length are hashed,
-//! [`Sha3_256::digest_many`] (and the other `*_many` functions) run eight of them side by
-//! side in the 64-bit lanes of `zmm` registers with the same round code: on Zen 4, 64
-//! messages of 16 KiB at about 1.4 cycles/byte.
+//! 6.19-6.38 cycles/byte) and is chosen before `x86_avx512` there. Where many messages of
+//! one length are hashed, [`Sha3_256::digest_many`] (and the other `*_many` functions) run
+//! eight of them side by side in the 64-bit lanes of `zmm` registers with the same round
+//! code: on Zen 4, 64 messages of 16 KiB at about 1.4 cycles/byte.
 //!
 //! Every backend is constant time: Keccak has no table look-up, and no branch depends on
 //! data (only on lengths).
