@@ -127,7 +127,7 @@ fn sub_bytes<L: Lane, const INV: bool>(s: &mut State<L>, pack: Pack) {
         (true, _) => sc::sbox3_inv(x),
     };
     if pack.half == 0 {
-        // Written out (as the packed loop below is): each row's circuit a direct call.
+        // Written out, not a loop over the rows: each row's circuit a direct call.
         s[0] = sbox(0, s[0]);
         s[1] = sbox(1, s[1]);
         s[2] = sbox(2, s[2]);
@@ -139,7 +139,8 @@ fn sub_bytes<L: Lane, const INV: bool>(s: &mut State<L>, pack: Pack) {
         return;
     }
     // The unused lanes hold key bits (the key masks cover whole columns), hence the masks
-    // before the two rows are combined; after, they hold S-box outputs of nothing.
+    // before the two rows are combined; the outputs are masked again, so those lanes leave
+    // SubBytes zero.
     let low = L::splat(pack.low);
     for r in 0..4 {
         let x: [L; 8] =
