@@ -27,3 +27,5 @@ pub(crate) mod tables;
 pub(crate) mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_avx512;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(crate) mod x86_sse2;
