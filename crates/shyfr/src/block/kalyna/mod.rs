@@ -54,6 +54,11 @@
 //! 15.8, 19.6, 17.6); on `x86_avx2` (with GFNI) 36.8, 51.0, 25.5, 32.5 and 23.8. `soft` runs a
 //! padded batch per block there.
 //!
+//! Since `soft` runs inputs longer than 512 bytes on two-word SSE2 lanes (x86-64), its ECB
+//! measured on an Intel Xeon (Sapphire Rapids class, about 4 GHz): 25.3, 33.8, 34.4, 43.1
+//! and 43.2 cycles per byte (Crypto++ 8.7 in the same run: 11.2-11.6, 15.7, 12.9, 14.6-15.2,
+//! 14.2); the Zen 4 column above is from before that change.
+//!
 //! ```
 //! use shyfr::kalyna::{Kalyna, Kalyna256_512};
 //! let k = Kalyna256_512::new(&[7u8; 64]);
