@@ -118,6 +118,41 @@ impl<const K: usize> Lane for Wide<K> {
     }
 }
 
+/// Row `r`'s S-box as a circuit on its eight planes `x`: pi_(r mod 4), or its inverse
+/// when `INV`.
+#[inline(always)]
+pub(crate) fn sbox_row<L: Lane, const INV: bool>(r: usize, x: [L; 8]) -> [L; 8] {
+    use super::soft_circuits as sc;
+    match (INV, r % 4) {
+        (false, 0) => sc::sbox0(x),
+        (false, 1) => sc::sbox1(x),
+        (false, 2) => sc::sbox2(x),
+        (false, _) => sc::sbox3(x),
+        (true, 0) => sc::sbox0_inv(x),
+        (true, 1) => sc::sbox1_inv(x),
+        (true, 2) => sc::sbox2_inv(x),
+        (true, _) => sc::sbox3_inv(x),
+    }
+}
+
+/// SubBytes (`INV` false) or InvSubBytes of the eight rows of planes `s` whose lanes in
+/// use are `low`, four circuits instead of eight: rows `r` and `r + 4` go through the same
+/// S-box, so row `r + 4` is rotated `half` lanes up into lanes that `low` leaves free and
+/// shares row `r`'s evaluation. Whatever the lanes outside `low` held (both rows are
+/// masked before they are combined), they leave zero.
+#[inline(always)]
+pub(crate) fn sub_bytes_paired<L: Lane, const INV: bool>(s: &mut [[L; 8]; 8], low: u64, half: u32) {
+    let low = L::splat(low);
+    for r in 0..4 {
+        let x: [L; 8] = core::array::from_fn(|b| (s[r][b] & low) ^ (s[r + 4][b] & low).rotl(half));
+        let y = sbox_row::<L, INV>(r, x);
+        for b in 0..8 {
+            s[r][b] = y[b] & low;
+            s[r + 4][b] = y[b].rotl(64 - half) & low;
+        }
+    }
+}
+
 /// `out[p]` bit `i` = `a[i]` bit `p`: the 64x64 bit-matrix transpose (its own inverse),
 /// by swapping ever smaller off-diagonal blocks.
 #[inline]

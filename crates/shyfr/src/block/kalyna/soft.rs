@@ -31,7 +31,7 @@
 use zeroize::Zeroize;
 
 use super::{RoundKeys, MAX_ROUNDS};
-use crate::arith::gf256::soft::{transpose64, Lane};
+use crate::arith::gf256::soft::{sbox_row, sub_bytes_paired, transpose64, Lane};
 use crate::arith::gf256::soft_circuits as sc;
 use crate::inout::InOut;
 
@@ -117,41 +117,21 @@ impl Pack {
 /// SubBytes (`INV` false) or InvSubBytes on every row, by the layout `pack`.
 #[inline(always)]
 fn sub_bytes<L: Lane, const INV: bool>(s: &mut State<L>, pack: Pack) {
-    let sbox = |r: usize, x: [L; 8]| match (INV, r % 4) {
-        (false, 0) => sc::sbox0(x),
-        (false, 1) => sc::sbox1(x),
-        (false, 2) => sc::sbox2(x),
-        (false, _) => sc::sbox3(x),
-        (true, 0) => sc::sbox0_inv(x),
-        (true, 1) => sc::sbox1_inv(x),
-        (true, 2) => sc::sbox2_inv(x),
-        (true, _) => sc::sbox3_inv(x),
-    };
     if pack.half == 0 {
         // Written out, not a loop over the rows: each row's circuit a direct call.
-        s[0] = sbox(0, s[0]);
-        s[1] = sbox(1, s[1]);
-        s[2] = sbox(2, s[2]);
-        s[3] = sbox(3, s[3]);
-        s[4] = sbox(4, s[4]);
-        s[5] = sbox(5, s[5]);
-        s[6] = sbox(6, s[6]);
-        s[7] = sbox(7, s[7]);
+        s[0] = sbox_row::<L, INV>(0, s[0]);
+        s[1] = sbox_row::<L, INV>(1, s[1]);
+        s[2] = sbox_row::<L, INV>(2, s[2]);
+        s[3] = sbox_row::<L, INV>(3, s[3]);
+        s[4] = sbox_row::<L, INV>(4, s[4]);
+        s[5] = sbox_row::<L, INV>(5, s[5]);
+        s[6] = sbox_row::<L, INV>(6, s[6]);
+        s[7] = sbox_row::<L, INV>(7, s[7]);
         return;
     }
-    // The unused lanes hold key bits (the key masks cover whole columns), hence the masks
-    // before the two rows are combined; the outputs are masked again, so those lanes leave
-    // SubBytes zero.
-    let low = L::splat(pack.low);
-    for r in 0..4 {
-        let x: [L; 8] =
-            core::array::from_fn(|b| (s[r][b] & low) ^ (s[r + 4][b] & low).rotl(pack.half));
-        let y = sbox(r, x);
-        for b in 0..8 {
-            s[r][b] = y[b] & low;
-            s[r + 4][b] = y[b].rotl(64 - pack.half) & low;
-        }
-    }
+    // The unused lanes hold key bits (the key masks cover whole columns); the pairing masks
+    // them off, so those lanes leave SubBytes zero.
+    sub_bytes_paired::<L, INV>(s, pack.low, pack.half);
 }
 
 /// ShiftRows (`inv` false) or its inverse: rotate row `r`'s planes by `shift(r) * B` lanes.

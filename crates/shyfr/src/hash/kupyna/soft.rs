@@ -21,7 +21,7 @@
 use zeroize::Zeroize;
 
 use super::{rounds, PLUS_BASE};
-use crate::arith::gf256::soft::transpose64;
+use crate::arith::gf256::soft::{sub_bytes_paired, transpose64};
 use crate::arith::gf256::soft_circuits as sc;
 
 type Planes = [[u64; 8]; 8];
@@ -47,31 +47,6 @@ fn rot_groups(x: u64, s: usize, w: usize) -> u64 {
     let keep = (group & !low) * (1 | 1 << w);
     let wrap = low * (1 | 1 << w);
     ((x << s) & keep) | ((x >> (w - s)) & wrap)
-}
-
-/// SubBytes on the `2 * cols` lanes the states use, four circuits instead of eight: rows
-/// `r` and `r + 4` go through the same S-box (pi_(r mod 4)), so row `r + 4` moves into the
-/// unused lanes above them and one evaluation serves both rows. The lanes above `2 * cols`
-/// leave it zero.
-#[inline(always)]
-fn sub_bytes(p: &mut Planes, cols: usize) {
-    let used = 2 * cols as u32;
-    let low = (1u64 << used) - 1;
-    let pair = |p: &Planes, r: usize| -> [u64; 8] {
-        core::array::from_fn(|b| (p[r][b] & low) | ((p[r + 4][b] & low) << used))
-    };
-    let ys = [
-        sc::sbox0(pair(p, 0)),
-        sc::sbox1(pair(p, 1)),
-        sc::sbox2(pair(p, 2)),
-        sc::sbox3(pair(p, 3)),
-    ];
-    for (r, y) in ys.iter().enumerate() {
-        for (b, w) in y.iter().enumerate() {
-            p[r][b] = w & low;
-            p[r + 4][b] = (w >> used) & low;
-        }
-    }
 }
 
 /// The permutations on `2 * cols` lanes of planes: `T⊕` on lanes `0..cols`, and `T+` on
@@ -111,7 +86,9 @@ fn permute(p: &mut Planes, cols: usize, plus: bool) {
                 carry = (x & k) | (carry & (x ^ k));
             }
         }
-        sub_bytes(p, cols);
+        // Rows `r` and `r + 4` share a circuit: the states use 2 * cols <= 32 of the 64
+        // lanes, row `r + 4` goes above them.
+        sub_bytes_paired::<u64, false>(p, (1u64 << (2 * cols)) - 1, 2 * cols as u32);
         for (r, row) in p.iter_mut().enumerate() {
             let s = shift(r, cols);
             for plane in row.iter_mut() {
