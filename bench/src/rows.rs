@@ -397,6 +397,43 @@ fn awslc_hash(alg: &'static aws_lc_rs::digest::Algorithm) -> Op {
     })
 }
 
+// ---- SHA-256 of sixteen messages (`digest_many`; the peers one by one) ----------------
+
+/// Messages a `sha256-x16` pass hashes: the buffer in sixteen equal pieces.
+const MANY: usize = 16;
+
+/// The XOR of the SHA-256 digests of the sixteen pieces of `buf` (the output the
+/// implementations are checked on), each piece hashed by `one`.
+fn one_by_one(mut one: impl FnMut(&[u8]) -> [u8; 32] + 'static) -> Op {
+    Box::new(move |buf, out| {
+        let mut x = [0u8; 32];
+        for m in buf.chunks_exact(buf.len() / MANY) {
+            for (a, b) in x.iter_mut().zip(one(m)) {
+                *a ^= b;
+            }
+        }
+        out[..32].copy_from_slice(&x);
+        32
+    })
+}
+
+fn shyfr_sha256_x16() -> Op {
+    Box::new(|buf, out| {
+        let n = buf.len() / MANY;
+        let msgs: [&[u8]; MANY] = core::array::from_fn(|i| &buf[i * n..(i + 1) * n]);
+        let mut d = [[0u8; 32]; MANY];
+        s2::Sha256::digest_many(&msgs, &mut d).expect("digest_many");
+        let mut x = [0u8; 32];
+        for d in d {
+            for (a, b) in x.iter_mut().zip(d) {
+                *a ^= b;
+            }
+        }
+        out[..32].copy_from_slice(&x);
+        32
+    })
+}
+
 // ---- SHAKE128 (32 bytes out) ---------------------------------------------------------
 
 const SHAKE_OUT: usize = 32;
@@ -747,6 +784,44 @@ pub static ROWS: &[Row] = &[
         rc: sha2::Sha224, awslc: aws_lc_rs::digest::SHA224),
     hash_row!("sha256", s2::Sha256, MessageDigest::sha256(),
         rc: sha2::Sha256, ring: ring::digest::SHA256, awslc: aws_lc_rs::digest::SHA256),
+    Row {
+        name: "sha256-x16",
+        operation: "hash 16 messages of 1/16 the size each (shyfr digest_many, peers one by one)",
+        granule: MANY,
+        impls: &[
+            (Shyfr, shyfr_sha256_x16),
+            (OpenSsl, || {
+                use openssl::hash::{Hasher, MessageDigest};
+                let mut h = Hasher::new(MessageDigest::sha256()).expect("hasher");
+                one_by_one(move |m| {
+                    h.update(m).expect("update");
+                    h.finish()
+                        .expect("finish")
+                        .as_ref()
+                        .try_into()
+                        .expect("32 bytes")
+                })
+            }),
+            (RustCrypto, || {
+                one_by_one(|m| {
+                    use sha2::Digest;
+                    sha2::Sha256::digest(m).into()
+                })
+            }),
+            (Ring, || {
+                one_by_one(|m| {
+                    let d = ring::digest::digest(&ring::digest::SHA256, m);
+                    d.as_ref().try_into().expect("32 bytes")
+                })
+            }),
+            (AwsLc, || {
+                one_by_one(|m| {
+                    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, m);
+                    d.as_ref().try_into().expect("32 bytes")
+                })
+            }),
+        ],
+    },
     hash_row!("sha384", s2::Sha384, MessageDigest::sha384(),
         rc: sha2::Sha384, ring: ring::digest::SHA384, awslc: aws_lc_rs::digest::SHA384),
     hash_row!("sha512", s2::Sha512, MessageDigest::sha512(),

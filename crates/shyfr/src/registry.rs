@@ -16,6 +16,7 @@ pub fn backends() -> impl Iterator<Item = BackendStatus> {
         .chain(crate::aead::aes_gcm::registry_rows())
         .chain(crate::hash::sha1::Backend::registry_rows())
         .chain(crate::hash::sha2::Sha256Backend::registry_rows())
+        .chain(crate::hash::sha2::Sha256ManyBackend::registry_rows())
         .chain(crate::hash::sha2::Sha512Backend::registry_rows())
         .chain(crate::hash::sha3::Backend::registry_rows())
         .chain(crate::block::gost28147::Backend::registry_rows())

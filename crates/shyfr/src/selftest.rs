@@ -35,7 +35,9 @@ use crate::cpu::Feature;
 use crate::hash::gost34311::Gost34311;
 use crate::hash::kupyna::{self, Kupyna};
 use crate::hash::sha1::{self, Sha1};
-use crate::hash::sha2::{Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512Backend};
+use crate::hash::sha2::{
+    Sha224, Sha256, Sha256Backend, Sha256ManyBackend, Sha384, Sha512, Sha512Backend,
+};
 use crate::hash::sha3::{self, Sha3_256, Shake128};
 use crate::hash::XofReader;
 use crate::kdf::hkdf::Hkdf;
@@ -321,6 +323,17 @@ static KATS: &[Kat] = &[
             )?;
             h.update(b"abc");
             Ok(h.finalize().to_vec())
+        },
+    },
+    Kat {
+        test: "SHA-256 \"abc\" sixteen times at once (digest_many), FIPS 180-4 example",
+        family: "sha256-many",
+        expect: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        run: |b| {
+            let backend = Sha256ManyBackend::from_name(b).ok_or(Error::BackendUnavailable)?;
+            let mut out = [[0u8; 32]; 16];
+            Sha256::digest_many_with_backend(backend, &[&b"abc"[..]; 16], &mut out)?;
+            Ok(out[15].to_vec())
         },
     },
     Kat {

@@ -7,7 +7,8 @@ mod common;
 use common::{data, edge_message, monte_records, note_exercised, read_rsp, shavs_msg};
 use proptest::prelude::*;
 use shyfr::hash::sha2::{
-    Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512Backend, Sha512_224, Sha512_256,
+    Sha224, Sha256, Sha256Backend, Sha256ManyBackend, Sha384, Sha512, Sha512Backend, Sha512_224,
+    Sha512_256,
 };
 use shyfr::hash::Hash;
 use shyfr::Error;
@@ -614,5 +615,104 @@ proptest! {
         agrees_with_soft::<Sha512>(&m)?;
         agrees_with_soft::<Sha512_224>(&m)?;
         agrees_with_soft::<Sha512_256>(&m)?;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Many messages at once: `Sha256::digest_many` and `Sha224::digest_many`
+// ---------------------------------------------------------------------------------------
+
+/// The signature of `Sha2*::digest_many_with_backend` for an `N`-byte digest.
+type ManyFn<const N: usize> = fn(Sha256ManyBackend, &[&[u8]], &mut [[u8; N]]) -> Result<(), Error>;
+
+/// SHA-`bits` (224 or 256) of each of `msgs` (all of one length) by `digest_many` on `b`.
+fn sha256_many(bits: usize, b: Sha256ManyBackend, msgs: &[&[u8]]) -> Vec<Vec<u8>> {
+    fn run<const N: usize>(f: ManyFn<N>, b: Sha256ManyBackend, msgs: &[&[u8]]) -> Vec<Vec<u8>> {
+        let mut out = vec![[0u8; N]; msgs.len()];
+        f(b, msgs, &mut out).unwrap();
+        out.iter().map(|d| d.to_vec()).collect()
+    }
+    match bits {
+        224 => run(Sha224::digest_many_with_backend, b, msgs),
+        _ => run(Sha256::digest_many_with_backend, b, msgs),
+    }
+}
+
+/// Every SHAVS message of SHA-224 and SHA-256 through `digest_many`, as groups of 1, 9,
+/// 17 and 24 copies (one lane set partly filled, a full one and a remainder hashed one by
+/// one, two sets), on every multi-message backend.
+#[test]
+fn many_shavs_vectors() {
+    for b in common::backends::<Sha256ManyBackend>() {
+        for (bits, stem) in [(224, "SHA224"), (256, "SHA256")] {
+            for kind in ["ShortMsg", "LongMsg"] {
+                let file = format!("{stem}{kind}.rsp");
+                let recs = read_rsp(&format!("sha/{file}"));
+                let mut run = 0;
+                for r in recs.iter().filter(|r| r.fields.contains_key("Len")) {
+                    let (msg, md, at) = shavs_msg(r, &file);
+                    for copies in [1, 9, 17, 24] {
+                        let msgs = vec![&msg[..]; copies];
+                        for (i, d) in sha256_many(bits, b, &msgs).iter().enumerate() {
+                            assert_eq!(d, &md, "{at} backend {} copy {i} of {copies}", b.name());
+                        }
+                    }
+                    run += 1;
+                }
+                assert!(run >= 64, "{file}: {run} records");
+            }
+        }
+        common::passed(b);
+    }
+}
+
+#[test]
+fn many_bad_input_is_an_error() {
+    let m = [&b"abc"[..], &b"abd"[..]];
+    let mut one = [[0u8; 32]; 1];
+    assert!(matches!(
+        Sha256::digest_many(&m, &mut one),
+        Err(Error::LengthMismatch {
+            input: 2,
+            output: 1
+        })
+    ));
+    let mut two = [[0u8; 28]; 2];
+    assert!(matches!(
+        Sha224::digest_many(&[&b"abc"[..], &b"ab"[..]], &mut two),
+        Err(Error::InvalidParameter { .. })
+    ));
+    let mut none: [[u8; 32]; 0] = [];
+    Sha256::digest_many(&[], &mut none).unwrap();
+    // Messages of one length that differ in content give their own digests.
+    let mut out = [[0u8; 32]; 2];
+    Sha256::digest_many(&m, &mut out).unwrap();
+    assert_eq!(out, [Sha256::digest(b"abc"), Sha256::digest(b"abd")]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Distinct messages of one random length (every padding case), in random numbers:
+    /// `digest_many` on every backend equals one-by-one `digest`.
+    #[test]
+    fn many_equals_one_by_one(len in 0usize..300, count in 0usize..40, seed in any::<u8>()) {
+        let msgs: Vec<Vec<u8>> = (0..count)
+            .map(|i| data(len, seed.wrapping_add(i as u8)))
+            .collect();
+        let refs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+        for b in common::backends::<Sha256ManyBackend>() {
+            for bits in [224, 256] {
+                let got = sha256_many(bits, b, &refs);
+                for (m, d) in msgs.iter().zip(&got) {
+                    let want = if bits == 224 {
+                        Sha224::digest(m).to_vec()
+                    } else {
+                        Sha256::digest(m).to_vec()
+                    };
+                    prop_assert_eq!(d, &want, "backend {} len {} count {}", b.name(), len, count);
+                }
+            }
+        }
     }
 }

@@ -38,6 +38,8 @@ pub mod sha1;
 pub mod sha2;
 pub mod sha3;
 
+use crate::Error;
+
 /// The self-test of a hardware compression function (see [`crate::cpu::backends`]): `hw`
 /// compresses 41 fixed blocks from `iv` in calls of 1, 2, 3 and 35 blocks (every path of
 /// every kernel: one block, pairs, an odd block, long inputs); the result must equal the
@@ -115,4 +117,23 @@ pub trait Xof: Clone {
 pub trait XofReader {
     /// Fills `out` with the next `out.len()` bytes of output.
     fn read(&mut self, out: &mut [u8]);
+}
+
+/// The checks of the `digest_many` functions (SHA-3 and SHA-256 families): `outputs` outputs for the messages, which all
+/// have one length.
+pub(crate) fn check_many(messages: &[&[u8]], outputs: usize) -> Result<(), Error> {
+    if outputs != messages.len() {
+        return Err(Error::LengthMismatch {
+            input: messages.len(),
+            output: outputs,
+        });
+    }
+    if let Some(first) = messages.first() {
+        if messages.iter().any(|m| m.len() != first.len()) {
+            return Err(Error::InvalidParameter {
+                what: "messages of different lengths",
+            });
+        }
+    }
+    Ok(())
 }

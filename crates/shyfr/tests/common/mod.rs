@@ -252,6 +252,7 @@ family! {
     shyfr::aead::ghash::Backend => "ghash",
     shyfr::hash::sha1::Backend => "sha1",
     shyfr::hash::sha2::Sha256Backend => "sha256",
+    shyfr::hash::sha2::Sha256ManyBackend => "sha256-many",
     shyfr::hash::sha2::Sha512Backend => "sha512",
     shyfr::hash::sha3::Backend => "keccak",
     shyfr::gost28147::Backend => "gost28147",

@@ -7,6 +7,8 @@
 //! | SHA-256, SHA-224 | `x86_shani` | SHA extensions (+ SSSE3, SSE4.1) | `sha256rnds2`, two rounds per instruction |
 //! | SHA-256, SHA-224 | `aarch64_sha2` | ARMv8 SHA256 instructions | `SHA256H`/`H2`/`SU0`/`SU1`, four rounds per pair |
 //! | SHA-256, SHA-224 | `soft` | nothing | portable |
+//! | [`Sha256::digest_many`], [`Sha224::digest_many`] (family `sha256-many`) | `x86_avx512` | AVX-512 F/VL/BW | sixteen messages of one length side by side, one in each 32-bit lane of the zmm registers (`vprord`, `vpternlogd`) |
+//! | the same | `soft` | nothing | one message after another, on the backend above |
 //! | SHA-512 and truncations | `aarch64_sha512` | ARMv8.2 SHA512 instructions | `SHA512H`/`H2`/`SU0`/`SU1`, two rounds per pair |
 //! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI1 + BMI2 | `x86_avx2`'s kernel with a shorter schedule step (`vprorq`, `vpternlogq`) |
 //! | SHA-512 and truncations | `x86_avx2` | AVX2 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`rorx`) |
@@ -97,6 +99,19 @@ crate::cpu::backends! {
     self_test = self_test512;
 }
 
+crate::cpu::backends! {
+    /// The implementations of [`Sha256::digest_many`] and [`Sha224::digest_many`] (many
+    /// messages of one length), fastest first.
+    pub enum Sha256ManyBackend("sha256-many"), tokens Many256 {
+        /// Sixteen messages side by side, one in each 32-bit lane of the zmm registers
+        /// (AVX-512 F/VL/BW; `vprord`, `vpternlogd`) (x86-64).
+        X86Avx512 = "x86_avx512" ["x86_64"] arch_cpu::Avx512,
+        /// One message after another, each on the SHA-256 backend [`Sha256::new`] picks.
+        Soft = "soft",
+    }
+    self_test = self_test_many256;
+}
+
 impl Kernel256 {
     #[inline]
     fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
@@ -154,6 +169,26 @@ fn self_test256(b: Sha256Backend) -> bool {
     )
 }
 
+/// The known-answer self-test of a multi-message SHA-256 backend: seventeen messages of
+/// 119 bytes (a whole block and a two-block padding) and sixteen of 0 bytes must give the
+/// one-by-one digests.
+fn self_test_many256(b: Sha256ManyBackend) -> bool {
+    let Some(kernel) = Many256::new(b) else {
+        return false;
+    };
+    let mut data = [0u8; 17 * 119];
+    for (i, x) in data.iter_mut().enumerate() {
+        *x = (i as u8).wrapping_mul(29) ^ (i >> 7) as u8;
+    }
+    let msgs: [&[u8]; 17] = core::array::from_fn(|i| &data[119 * i..119 * (i + 1)]);
+    let mut ok = true;
+    kernel.run(&IV256, &msgs, |i, d| ok &= d == Sha256::digest(msgs[i]));
+    kernel.run(&IV256, &[&[][..]; 16], |_, d| {
+        ok &= d == Sha256::digest(&[])
+    });
+    ok
+}
+
 /// The known-answer self-test of a SHA-512 hardware backend.
 fn self_test512(b: Sha512Backend) -> bool {
     super::self_test_blocks::<128, _>(
@@ -161,6 +196,68 @@ fn self_test512(b: Sha512Backend) -> bool {
         |st, blocks| Kernel512::new(b).map(|e| e.compress(st, blocks)).is_some(),
         soft::compress512,
     )
+}
+
+/// Fewest messages left for which the multi-message kernel runs where the one-message
+/// backend has hardware SHA-256 instructions: sixteen lanes take about the time of eight
+/// or nine messages one by one there (BENCHMARKS.md); fewer go one by one. Without them,
+/// two.
+#[cfg(target_arch = "x86_64")]
+const MANY_MIN_SHA: usize = 9;
+
+impl Many256 {
+    /// Hashes `messages` (all of one length) from `iv`, handing each message's digest
+    /// (all 32 bytes of the chaining value) to `put` with its index.
+    fn run(self, iv: &[u32; 8], messages: &[&[u8]], mut put: impl FnMut(usize, [u8; 32])) {
+        #[allow(unused_mut)]
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if let Many256::X86Avx512(t) = self {
+            const L: usize = x86_avx512::LANES256;
+            let len = messages.first().map_or(0, |m| m.len());
+            let (whole, rest) = (len / 64, len % 64);
+            // The padded tail of every message: one block, or two when the length field
+            // does not fit after the last bytes.
+            let tail = if rest < 56 { 1 } else { 2 };
+            let mut tails = [[[0u8; 64]; 2]; L];
+            let min = if matches!(Kernel256::best(), Kernel256::Soft) {
+                2
+            } else {
+                MANY_MIN_SHA
+            };
+            while messages.len() - done >= min {
+                let n = (messages.len() - done).min(L);
+                // Lanes past the last message repeat it; their digests are dropped.
+                let group: [&[u8]; L] = core::array::from_fn(|j| messages[done + j.min(n - 1)]);
+                for (tb, m) in tails.iter_mut().zip(group) {
+                    let flat = &mut tb.as_flattened_mut()[..64 * tail];
+                    flat.fill(0);
+                    flat[..rest].copy_from_slice(&m[64 * whole..]);
+                    flat[rest] = 0x80;
+                    flat[64 * tail - 8..64 * tail]
+                        .copy_from_slice(&(len as u64).wrapping_mul(8).to_be_bytes());
+                }
+                let blocks: [&[[u8; 64]]; L] = group.map(|m| m.as_chunks::<64>().0);
+                let mut st = [*iv; L];
+                x86_avx512::compress256_x16(t, &mut st, whole + tail, |b, j| {
+                    if b < whole {
+                        &blocks[j][b]
+                    } else {
+                        &tails[j][b - whole]
+                    }
+                });
+                for (j, s) in st.iter().enumerate().take(n) {
+                    put(done + j, Core256::output(s));
+                }
+                zeroize::Zeroize::zeroize(st.as_flattened_mut());
+                done += n;
+            }
+            crate::wipe::wipe(tails.as_flattened_mut().as_flattened_mut());
+        }
+        for (i, m) in messages.iter().enumerate().skip(done) {
+            put(i, Core256::oneshot(iv, Kernel256::best(), m));
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -445,6 +542,64 @@ sha2_type!(
     /// SHA-256 (FIPS 180-4, 6.2).
     Sha256, Core256, Sha256Backend, Kernel256, IV256, 32, 64, "sha256", "[0xba, 0x78, 0x16, 0xbf]"
 );
+/// `digest_many` and `digest_many_with_backend` for a SHA-256-family type.
+macro_rules! sha256_many {
+    ($name:ident, $iv:ident, $out_len:expr) => {
+        impl $name {
+            /// The digest of each of `messages`, all of the same length, into `digests`
+            /// (one per message). With the `x86_avx512` backend of [`Sha256ManyBackend`]
+            /// sixteen messages are hashed at a time, one in each 32-bit lane of the vector
+            /// registers (several times faster per message than one by one, even with the
+            /// SHA extensions: BENCHMARKS.md); otherwise, and for the last few messages,
+            /// one by one.
+            ///
+            /// [`Error::LengthMismatch`] if `digests` is not as long as `messages`,
+            /// [`Error::InvalidParameter`] if the messages differ in length.
+            ///
+            /// ```
+            #[doc = concat!("use shyfr::hash::sha2::", stringify!($name), ";")]
+            /// let msgs: Vec<Vec<u8>> = (0..40u8).map(|i| vec![i; 100]).collect();
+            /// let refs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+            #[doc = concat!("let mut out = vec![[0u8; ", stringify!($out_len), "]; refs.len()];")]
+            #[doc = concat!(stringify!($name), "::digest_many(&refs, &mut out)?;")]
+            #[doc = concat!("assert_eq!(out[7], ", stringify!($name), "::digest(&msgs[7]));")]
+            /// # Ok::<(), shyfr::Error>(())
+            /// ```
+            pub fn digest_many(
+                messages: &[&[u8]],
+                digests: &mut [[u8; $out_len]],
+            ) -> Result<(), Error> {
+                Self::many(Many256::best(), messages, digests)
+            }
+
+            /// [`digest_many`](Self::digest_many) on an explicit backend (for tests and
+            /// benchmarks); [`Error::BackendUnavailable`] if it is not available here.
+            pub fn digest_many_with_backend(
+                backend: Sha256ManyBackend,
+                messages: &[&[u8]],
+                digests: &mut [[u8; $out_len]],
+            ) -> Result<(), Error> {
+                Self::many(Many256::checked(backend)?, messages, digests)
+            }
+
+            fn many(
+                kernel: Many256,
+                messages: &[&[u8]],
+                digests: &mut [[u8; $out_len]],
+            ) -> Result<(), Error> {
+                super::check_many(messages, digests.len())?;
+                kernel.run(&$iv, messages, |i, d| {
+                    digests[i].copy_from_slice(&d[..$out_len]);
+                });
+                Ok(())
+            }
+        }
+    };
+}
+
+sha256_many!(Sha224, IV224, 28);
+sha256_many!(Sha256, IV256, 32);
+
 sha2_type!(
     /// SHA-384 (FIPS 180-4, 6.5): SHA-512 with its own initial value, truncated to 48 bytes.
     Sha384, Core512, Sha512Backend, Kernel512, IV384, 48, 128, "sha384", "[0xcb, 0x00, 0x75, 0x3f]"

@@ -34,9 +34,18 @@
 //! kernel of then), 1 KiB 3,340 against 3,720, 16 bytes 415 against 450. See
 //! BENCHMARKS.md for the comparison with OpenSSL.
 //!
+//! The file also holds the SHA-256 kernel of `Sha256::digest_many` (family `sha256-many`):
+//! sixteen messages of one length side by side, message `j` in 32-bit lane `j` of every
+//! zmm register (state, schedule), so one `vprord` or `vpternlogd` does a step of sixteen
+//! messages; each block of the sixteen is loaded as sixteen rows and transposed (64
+//! shuffles), the rounds are the plain FIPS 180-4 ones with the three-input XORs, `Ch`
+//! and `Maj` as `vpternlogd`. No SHA extensions: it wins on the number of messages, not
+//! on one message (BENCHMARKS.md).
+//!
 //! Everything is additions, rotations, shifts and bitwise logic: constant time.
 
 use core::arch::asm;
+use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::x86_avx2::{
@@ -120,3 +129,203 @@ blocks_fn!(
     [],
     []
 );
+
+// ---------------------------------------------------------------------------------------
+// SHA-256 of sixteen messages at once
+// ---------------------------------------------------------------------------------------
+
+/// Messages the SHA-256 multi-message kernel hashes side by side.
+pub(super) const LANES256: usize = 16;
+
+/// Transposes sixteen rows of sixteen 32-bit words: word `t` of row `j` goes to word `j` of
+/// row `t` (32-bit and 64-bit interleaves, then two rounds of 128-bit lane shuffles).
+#[inline(always)]
+fn transpose16(r: [__m512i; 16]) -> [__m512i; 16] {
+    // SAFETY: the intrinsics need AVX-512F, enabled in `x16_blocks`, the one caller, into
+    // which this is inlined; none touches memory.
+    unsafe {
+        let a: [__m512i; 16] = core::array::from_fn(|i| {
+            let (x, y) = (r[i & !1], r[i | 1]);
+            if i % 2 == 0 {
+                _mm512_unpacklo_epi32(x, y)
+            } else {
+                _mm512_unpackhi_epi32(x, y)
+            }
+        });
+        // b[4k + m]: in each 128-bit lane L, word 4L + m of rows 4k .. 4k + 3.
+        let b: [__m512i; 16] = core::array::from_fn(|i| {
+            let (k, m) = (i / 4, i % 4);
+            let (x, y) = (a[4 * k + m / 2], a[4 * k + 2 + m / 2]);
+            if m % 2 == 0 {
+                _mm512_unpacklo_epi64(x, y)
+            } else {
+                _mm512_unpackhi_epi64(x, y)
+            }
+        });
+        let mut c = [_mm512_setzero_si512(); 16];
+        for m in 0..4 {
+            let e0 = _mm512_shuffle_i32x4::<0x44>(b[m], b[4 + m]);
+            let e1 = _mm512_shuffle_i32x4::<0xee>(b[m], b[4 + m]);
+            let e2 = _mm512_shuffle_i32x4::<0x44>(b[8 + m], b[12 + m]);
+            let e3 = _mm512_shuffle_i32x4::<0xee>(b[8 + m], b[12 + m]);
+            c[m] = _mm512_shuffle_i32x4::<0x88>(e0, e2);
+            c[4 + m] = _mm512_shuffle_i32x4::<0xdd>(e0, e2);
+            c[8 + m] = _mm512_shuffle_i32x4::<0x88>(e1, e3);
+            c[12 + m] = _mm512_shuffle_i32x4::<0xdd>(e1, e3);
+        }
+        c
+    }
+}
+
+/// One SHA-256 round on sixteen lanes: `d += T1`, `h = T1 + T2`, the caller rotating the
+/// names; `kw` is `K[t] + W[t]`.
+#[inline(always)]
+#[allow(clippy::many_single_char_names, clippy::too_many_arguments)]
+fn round16(
+    a: __m512i,
+    b: __m512i,
+    c: __m512i,
+    d: &mut __m512i,
+    e: __m512i,
+    f: __m512i,
+    g: __m512i,
+    h: &mut __m512i,
+    kw: __m512i,
+) {
+    // SAFETY: as in `transpose16`.
+    unsafe {
+        let s1 = _mm512_ternarylogic_epi32::<0x96>(
+            _mm512_ror_epi32::<6>(e),
+            _mm512_ror_epi32::<11>(e),
+            _mm512_ror_epi32::<25>(e),
+        );
+        let ch = _mm512_ternarylogic_epi32::<0xca>(e, f, g);
+        let t1 = _mm512_add_epi32(_mm512_add_epi32(*h, kw), _mm512_add_epi32(s1, ch));
+        let s0 = _mm512_ternarylogic_epi32::<0x96>(
+            _mm512_ror_epi32::<2>(a),
+            _mm512_ror_epi32::<13>(a),
+            _mm512_ror_epi32::<22>(a),
+        );
+        let maj = _mm512_ternarylogic_epi32::<0xe8>(a, b, c);
+        *d = _mm512_add_epi32(*d, t1);
+        *h = _mm512_add_epi32(t1, _mm512_add_epi32(s0, maj));
+    }
+}
+
+/// Sixteen rounds from round `base` on the schedule ring `w` (`w[i]` = `W[base + i]`), the
+/// state `s` = (a, .., h) ending where it began (the names rotate twice).
+#[inline(always)]
+fn rounds16(s: &mut [__m512i; 8], w: &[__m512i; 16], base: usize) {
+    // SAFETY: as in `transpose16`.
+    let k = |i: usize| unsafe {
+        _mm512_add_epi32(
+            w[i],
+            _mm512_set1_epi32(super::consts::K256[base + i] as i32),
+        )
+    };
+    macro_rules! r8 {
+        ($o:expr) => {{
+            let [a, b, c, d, e, f, g, h] = s;
+            round16(*a, *b, *c, d, *e, *f, *g, h, k($o));
+            round16(*h, *a, *b, c, *d, *e, *f, g, k($o + 1));
+            round16(*g, *h, *a, b, *c, *d, *e, f, k($o + 2));
+            round16(*f, *g, *h, a, *b, *c, *d, e, k($o + 3));
+            round16(*e, *f, *g, h, *a, *b, *c, d, k($o + 4));
+            round16(*d, *e, *f, g, *h, *a, *b, c, k($o + 5));
+            round16(*c, *d, *e, f, *g, *h, *a, b, k($o + 6));
+            round16(*b, *c, *d, e, *f, *g, *h, a, k($o + 7));
+        }};
+    }
+    r8!(0);
+    r8!(8);
+}
+
+/// The next sixteen words of the schedule, in place: `w[i]` becomes `W[t + 16]` for `w[i]`
+/// = `W[t]`.
+#[inline(always)]
+fn schedule16(w: &mut [__m512i; 16]) {
+    // SAFETY: as in `transpose16`.
+    unsafe {
+        for i in 0..16 {
+            let x15 = w[(i + 1) % 16];
+            let x2 = w[(i + 14) % 16];
+            let s0 = _mm512_ternarylogic_epi32::<0x96>(
+                _mm512_ror_epi32::<7>(x15),
+                _mm512_ror_epi32::<18>(x15),
+                _mm512_srli_epi32::<3>(x15),
+            );
+            let s1 = _mm512_ternarylogic_epi32::<0x96>(
+                _mm512_ror_epi32::<17>(x2),
+                _mm512_ror_epi32::<19>(x2),
+                _mm512_srli_epi32::<10>(x2),
+            );
+            w[i] = _mm512_add_epi32(
+                _mm512_add_epi32(w[i], w[(i + 9) % 16]),
+                _mm512_add_epi32(s0, s1),
+            );
+        }
+    }
+}
+
+/// SHA-256 compression of `n` blocks of each of sixteen messages side by side, lane `j`
+/// holding message `j`: `block(b, j)` is block `b` of message `j`, `state[j]` its chaining
+/// value.
+///
+/// # Safety
+///
+/// AVX-512F is enabled.
+#[target_feature(enable = "avx,avx2,avx512f,avx512vl,avx512bw")]
+unsafe fn x16_blocks<'a>(
+    state: &mut [[u32; 8]; LANES256],
+    n: usize,
+    block: impl Fn(usize, usize) -> &'a [u8; 64],
+) {
+    // SAFETY: the features are enabled here; every load reads a whole 64-byte block.
+    unsafe {
+        // Big-endian words: a byte swap in each 32-bit element.
+        let swap = _mm512_broadcast_i32x4(_mm_set_epi8(
+            12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+        ));
+        let rows: [__m512i; 16] = core::array::from_fn(|j| {
+            _mm512_zextsi256_si512(_mm256_loadu_si256(state[j].as_ptr().cast()))
+        });
+        let st = transpose16(rows);
+        let mut s: [__m512i; 8] = core::array::from_fn(|i| st[i]);
+        for b in 0..n {
+            let rows: [__m512i; 16] = core::array::from_fn(|j| {
+                _mm512_shuffle_epi8(_mm512_loadu_si512(block(b, j).as_ptr().cast()), swap)
+            });
+            let mut w = transpose16(rows);
+            let start = s;
+            rounds16(&mut s, &w, 0);
+            for base in [16, 32, 48] {
+                schedule16(&mut w);
+                rounds16(&mut s, &w, base);
+            }
+            for (x, y) in s.iter_mut().zip(start) {
+                *x = _mm512_add_epi32(*x, y);
+            }
+        }
+        let z = _mm512_setzero_si512();
+        let cols: [__m512i; 16] = core::array::from_fn(|i| if i < 8 { s[i] } else { z });
+        let out = transpose16(cols);
+        for (j, o) in state.iter_mut().enumerate() {
+            let mut row = [0u32; 16];
+            _mm512_storeu_si512(row.as_mut_ptr().cast(), out[j]);
+            o.copy_from_slice(&row[..8]);
+        }
+    }
+}
+
+/// SHA-256 compression of `n` blocks of sixteen messages side by side (see
+/// `x16_blocks`).
+#[inline]
+pub(super) fn compress256_x16<'a>(
+    _t: crate::cpu::x86::Avx512,
+    state: &mut [[u32; 8]; LANES256],
+    n: usize,
+    block: impl Fn(usize, usize) -> &'a [u8; 64],
+) {
+    // SAFETY: the `Avx512` token exists only when AVX, AVX2 and AVX-512 F/VL/BW are enabled.
+    unsafe { x16_blocks(state, n, block) }
+}

@@ -57,7 +57,7 @@ use core::fmt;
 
 use crate::Error;
 
-use super::{Hash, XofReader};
+use super::{check_many, Hash, XofReader};
 pub use keccak::Backend;
 use keccak::{Kernel, Sponge};
 
@@ -81,25 +81,6 @@ pub fn keccak_f1600_with(backend: Backend, state: &mut [u64; 25]) -> Result<(), 
 const DOMAIN_SHA3: u8 = 0x06;
 const DOMAIN_SHAKE: u8 = 0x1f;
 const DOMAIN_CSHAKE: u8 = 0x04;
-
-/// The checks of the `*_many` functions: `outputs` outputs for the messages, which all
-/// have one length.
-fn check_many(messages: &[&[u8]], outputs: usize) -> Result<(), Error> {
-    if outputs != messages.len() {
-        return Err(Error::LengthMismatch {
-            input: messages.len(),
-            output: outputs,
-        });
-    }
-    if let Some(first) = messages.first() {
-        if messages.iter().any(|m| m.len() != first.len()) {
-            return Err(Error::InvalidParameter {
-                what: "messages of different lengths",
-            });
-        }
-    }
-    Ok(())
-}
 
 macro_rules! sha3_hash {
     ($(#[$m:meta])* $name:ident, $label:expr, $out:expr) => {
