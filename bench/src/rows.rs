@@ -397,40 +397,50 @@ fn awslc_hash(alg: &'static aws_lc_rs::digest::Algorithm) -> Op {
     })
 }
 
-// ---- SHA-256 of sixteen messages (`digest_many`; the peers one by one) ----------------
+// ---- SHA-256 of sixteen messages, SHA-512 of eight (`digest_many`; the peers one by one)
 
 /// Messages a `sha256-x16` pass hashes: the buffer in sixteen equal pieces.
-const MANY: usize = 16;
+const MANY256: usize = 16;
+/// Messages a `sha512-x8` pass hashes.
+const MANY512: usize = 8;
 
-/// The XOR of the SHA-256 digests of the sixteen pieces of `buf` (the output the
-/// implementations are checked on), each piece hashed by `one`.
-fn one_by_one(mut one: impl FnMut(&[u8]) -> [u8; 32] + 'static) -> Op {
+/// XORs the `N`-byte `d` into `out` (the output the implementations are checked on: the
+/// XOR of the pieces' digests).
+fn fold<const N: usize>(out: &mut [u8], d: [u8; N]) {
+    for (a, b) in out.iter_mut().zip(d) {
+        *a ^= b;
+    }
+}
+
+/// The buffer in `pieces` equal messages, each hashed by `one`.
+fn one_by_one<const N: usize>(
+    pieces: usize,
+    mut one: impl FnMut(&[u8]) -> [u8; N] + 'static,
+) -> Op {
     Box::new(move |buf, out| {
-        let mut x = [0u8; 32];
-        for m in buf.chunks_exact(buf.len() / MANY) {
-            for (a, b) in x.iter_mut().zip(one(m)) {
-                *a ^= b;
-            }
+        out[..N].fill(0);
+        for m in buf.chunks_exact(buf.len() / pieces) {
+            fold(&mut out[..N], one(m));
         }
-        out[..32].copy_from_slice(&x);
-        32
+        N
     })
 }
 
-fn shyfr_sha256_x16() -> Op {
-    Box::new(|buf, out| {
-        let n = buf.len() / MANY;
-        let msgs: [&[u8]; MANY] = core::array::from_fn(|i| &buf[i * n..(i + 1) * n]);
-        let mut d = [[0u8; 32]; MANY];
-        s2::Sha256::digest_many(&msgs, &mut d).expect("digest_many");
-        let mut x = [0u8; 32];
+/// A `digest_many` function with `N`-byte digests.
+type DigestMany<const N: usize> = fn(&[&[u8]], &mut [[u8; N]]) -> Result<(), shyfr::Error>;
+
+/// The buffer in `L` equal messages through one `digest_many` call (`f`).
+fn shyfr_many<const L: usize, const N: usize>(f: DigestMany<N>) -> Op {
+    Box::new(move |buf, out| {
+        let n = buf.len() / L;
+        let msgs: [&[u8]; L] = core::array::from_fn(|i| &buf[i * n..(i + 1) * n]);
+        let mut d = [[0u8; N]; L];
+        f(&msgs, &mut d).expect("digest_many");
+        out[..N].fill(0);
         for d in d {
-            for (a, b) in x.iter_mut().zip(d) {
-                *a ^= b;
-            }
+            fold(&mut out[..N], d);
         }
-        out[..32].copy_from_slice(&x);
-        32
+        N
     })
 }
 
@@ -787,13 +797,13 @@ pub static ROWS: &[Row] = &[
     Row {
         name: "sha256-x16",
         operation: "hash 16 messages of 1/16 the size each (shyfr digest_many, peers one by one)",
-        granule: MANY,
+        granule: MANY256,
         impls: &[
-            (Shyfr, shyfr_sha256_x16),
+            (Shyfr, || shyfr_many::<MANY256, 32>(s2::Sha256::digest_many)),
             (OpenSsl, || {
                 use openssl::hash::{Hasher, MessageDigest};
                 let mut h = Hasher::new(MessageDigest::sha256()).expect("hasher");
-                one_by_one(move |m| {
+                one_by_one::<32>(MANY256, move |m| {
                     h.update(m).expect("update");
                     h.finish()
                         .expect("finish")
@@ -803,21 +813,59 @@ pub static ROWS: &[Row] = &[
                 })
             }),
             (RustCrypto, || {
-                one_by_one(|m| {
+                one_by_one::<32>(MANY256, |m| {
                     use sha2::Digest;
                     sha2::Sha256::digest(m).into()
                 })
             }),
             (Ring, || {
-                one_by_one(|m| {
+                one_by_one::<32>(MANY256, |m| {
                     let d = ring::digest::digest(&ring::digest::SHA256, m);
                     d.as_ref().try_into().expect("32 bytes")
                 })
             }),
             (AwsLc, || {
-                one_by_one(|m| {
+                one_by_one::<32>(MANY256, |m| {
                     let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, m);
                     d.as_ref().try_into().expect("32 bytes")
+                })
+            }),
+        ],
+    },
+    Row {
+        name: "sha512-x8",
+        operation: "hash 8 messages of 1/8 the size each (shyfr digest_many, peers one by one)",
+        granule: MANY512,
+        impls: &[
+            (Shyfr, || shyfr_many::<MANY512, 64>(s2::Sha512::digest_many)),
+            (OpenSsl, || {
+                use openssl::hash::{Hasher, MessageDigest};
+                let mut h = Hasher::new(MessageDigest::sha512()).expect("hasher");
+                one_by_one::<64>(MANY512, move |m| {
+                    h.update(m).expect("update");
+                    h.finish()
+                        .expect("finish")
+                        .as_ref()
+                        .try_into()
+                        .expect("64 bytes")
+                })
+            }),
+            (RustCrypto, || {
+                one_by_one::<64>(MANY512, |m| {
+                    use sha2::Digest;
+                    sha2::Sha512::digest(m).into()
+                })
+            }),
+            (Ring, || {
+                one_by_one::<64>(MANY512, |m| {
+                    let d = ring::digest::digest(&ring::digest::SHA512, m);
+                    d.as_ref().try_into().expect("64 bytes")
+                })
+            }),
+            (AwsLc, || {
+                one_by_one::<64>(MANY512, |m| {
+                    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA512, m);
+                    d.as_ref().try_into().expect("64 bytes")
                 })
             }),
         ],

@@ -12,7 +12,7 @@ pub use crate::block::kalyna::Backend as KalynaBackend;
 pub use crate::block::{des::Backend as DesBackend, gost28147::Backend as Gost28147Backend};
 pub use crate::hash::kupyna::Backend as KupynaBackend;
 pub use crate::hash::sha1::Backend as Sha1Backend;
-pub use crate::hash::sha2::{Sha256Backend, Sha256ManyBackend, Sha512Backend};
+pub use crate::hash::sha2::{Sha256Backend, Sha256ManyBackend, Sha512Backend, Sha512ManyBackend};
 pub use crate::hash::sha3::Backend as KeccakBackend;
 
 /// The AES backends available on this CPU now (after the `SHYFR_CPU` override).

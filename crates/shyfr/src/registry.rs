@@ -18,6 +18,7 @@ pub fn backends() -> impl Iterator<Item = BackendStatus> {
         .chain(crate::hash::sha2::Sha256Backend::registry_rows())
         .chain(crate::hash::sha2::Sha256ManyBackend::registry_rows())
         .chain(crate::hash::sha2::Sha512Backend::registry_rows())
+        .chain(crate::hash::sha2::Sha512ManyBackend::registry_rows())
         .chain(crate::hash::sha3::Backend::registry_rows())
         .chain(crate::block::gost28147::Backend::registry_rows())
         // GOST 34.311-95 runs its four encryptions per step on the GOST 28147-89 backends.

@@ -37,6 +37,7 @@ use crate::hash::kupyna::{self, Kupyna};
 use crate::hash::sha1::{self, Sha1};
 use crate::hash::sha2::{
     Sha224, Sha256, Sha256Backend, Sha256ManyBackend, Sha384, Sha512, Sha512Backend,
+    Sha512ManyBackend,
 };
 use crate::hash::sha3::{self, Sha3_256, Shake128};
 use crate::hash::XofReader;
@@ -334,6 +335,18 @@ static KATS: &[Kat] = &[
             let mut out = [[0u8; 32]; 16];
             Sha256::digest_many_with_backend(backend, &[&b"abc"[..]; 16], &mut out)?;
             Ok(out[15].to_vec())
+        },
+    },
+    Kat {
+        test: "SHA-512 \"abc\" eight times at once (digest_many), FIPS 180-4 example",
+        family: "sha512-many",
+        expect: "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
+                 2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+        run: |b| {
+            let backend = Sha512ManyBackend::from_name(b).ok_or(Error::BackendUnavailable)?;
+            let mut out = [[0u8; 64]; 8];
+            Sha512::digest_many_with_backend(backend, &[&b"abc"[..]; 8], &mut out)?;
+            Ok(out[7].to_vec())
         },
     },
     Kat {

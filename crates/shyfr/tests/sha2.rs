@@ -7,8 +7,8 @@ mod common;
 use common::{data, edge_message, monte_records, note_exercised, read_rsp, shavs_msg};
 use proptest::prelude::*;
 use shyfr::hash::sha2::{
-    Sha224, Sha256, Sha256Backend, Sha256ManyBackend, Sha384, Sha512, Sha512Backend, Sha512_224,
-    Sha512_256,
+    Sha224, Sha256, Sha256Backend, Sha256ManyBackend, Sha384, Sha512, Sha512Backend,
+    Sha512ManyBackend, Sha512_224, Sha512_256,
 };
 use shyfr::hash::Hash;
 use shyfr::Error;
@@ -619,49 +619,83 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------------------
-// Many messages at once: `Sha256::digest_many` and `Sha224::digest_many`
+// Many messages at once: the `digest_many` functions
 // ---------------------------------------------------------------------------------------
 
-/// The signature of `Sha2*::digest_many_with_backend` for an `N`-byte digest.
-type ManyFn<const N: usize> = fn(Sha256ManyBackend, &[&[u8]], &mut [[u8; N]]) -> Result<(), Error>;
+/// The signature of `Sha*::digest_many_with_backend` for an `N`-byte digest.
+type ManyFn<B, const N: usize> = fn(B, &[&[u8]], &mut [[u8; N]]) -> Result<(), Error>;
 
-/// SHA-`bits` (224 or 256) of each of `msgs` (all of one length) by `digest_many` on `b`.
-fn sha256_many(bits: usize, b: Sha256ManyBackend, msgs: &[&[u8]]) -> Vec<Vec<u8>> {
-    fn run<const N: usize>(f: ManyFn<N>, b: Sha256ManyBackend, msgs: &[&[u8]]) -> Vec<Vec<u8>> {
-        let mut out = vec![[0u8; N]; msgs.len()];
-        f(b, msgs, &mut out).unwrap();
-        out.iter().map(|d| d.to_vec()).collect()
-    }
-    match bits {
-        224 => run(Sha224::digest_many_with_backend, b, msgs),
-        _ => run(Sha256::digest_many_with_backend, b, msgs),
+/// Each of `msgs` through `f` on `b`, as byte vectors.
+fn run_many<B, const N: usize>(f: ManyFn<B, N>, b: B, msgs: &[&[u8]]) -> Vec<Vec<u8>> {
+    let mut out = vec![[0u8; N]; msgs.len()];
+    f(b, msgs, &mut out).unwrap();
+    out.iter().map(|d| d.to_vec()).collect()
+}
+
+/// The hash named by its SHAVS file stem, of each of `msgs` (all of one length), by
+/// `digest_many` on the backend named `b` of its family; `None` for the other family.
+fn many_by_stem(stem: &str, b: &str, msgs: &[&[u8]]) -> Option<Vec<Vec<u8>>> {
+    let b2 = Sha256ManyBackend::from_name(b);
+    let b5 = Sha512ManyBackend::from_name(b);
+    Some(match stem {
+        "SHA224" => run_many(Sha224::digest_many_with_backend, b2?, msgs),
+        "SHA256" => run_many(Sha256::digest_many_with_backend, b2?, msgs),
+        "SHA384" => run_many(Sha384::digest_many_with_backend, b5?, msgs),
+        "SHA512" => run_many(Sha512::digest_many_with_backend, b5?, msgs),
+        "SHA512_224" => run_many(Sha512_224::digest_many_with_backend, b5?, msgs),
+        _ => run_many(Sha512_256::digest_many_with_backend, b5?, msgs),
+    })
+}
+
+/// The one-shot digest of `m` by the hash named by its SHAVS file stem.
+fn one_by_stem(stem: &str, m: &[u8]) -> Vec<u8> {
+    match stem {
+        "SHA224" => Sha224::digest(m).to_vec(),
+        "SHA256" => Sha256::digest(m).to_vec(),
+        "SHA384" => Sha384::digest(m).to_vec(),
+        "SHA512" => Sha512::digest(m).to_vec(),
+        "SHA512_224" => Sha512_224::digest(m).to_vec(),
+        _ => Sha512_256::digest(m).to_vec(),
     }
 }
 
-/// Every SHAVS message of SHA-224 and SHA-256 through `digest_many`, as groups of 1, 9,
-/// 17 and 24 copies (one lane set partly filled, a full one and a remainder hashed one by
-/// one, two sets), on every multi-message backend.
+const STEMS256: [&str; 2] = ["SHA224", "SHA256"];
+const STEMS512: [&str; 4] = ["SHA384", "SHA512", "SHA512_224", "SHA512_256"];
+
+/// Every SHAVS message of the family's hashes through `digest_many`, as groups of 1, 9,
+/// 17 and 24 copies (lane sets partly filled and full, remainders one by one), on backend
+/// `b`.
+fn many_shavs(stems: &[&str], b: &str) {
+    for stem in stems {
+        for kind in ["ShortMsg", "LongMsg"] {
+            let file = format!("{stem}{kind}.rsp");
+            let recs = read_rsp(&format!("sha/{file}"));
+            let mut run = 0;
+            for r in recs.iter().filter(|r| r.fields.contains_key("Len")) {
+                let (msg, md, at) = shavs_msg(r, &file);
+                for copies in [1, 9, 17, 24] {
+                    let msgs = vec![&msg[..]; copies];
+                    let got = many_by_stem(stem, b, &msgs).expect("backend of the family");
+                    assert_eq!(got.len(), copies);
+                    for (i, d) in got.iter().enumerate() {
+                        assert_eq!(d, &md, "{at} backend {b} copy {i} of {copies}");
+                    }
+                }
+                run += 1;
+            }
+            assert!(run >= 64, "{file}: {run} records");
+        }
+    }
+}
+
 #[test]
 fn many_shavs_vectors() {
     for b in common::backends::<Sha256ManyBackend>() {
-        for (bits, stem) in [(224, "SHA224"), (256, "SHA256")] {
-            for kind in ["ShortMsg", "LongMsg"] {
-                let file = format!("{stem}{kind}.rsp");
-                let recs = read_rsp(&format!("sha/{file}"));
-                let mut run = 0;
-                for r in recs.iter().filter(|r| r.fields.contains_key("Len")) {
-                    let (msg, md, at) = shavs_msg(r, &file);
-                    for copies in [1, 9, 17, 24] {
-                        let msgs = vec![&msg[..]; copies];
-                        for (i, d) in sha256_many(bits, b, &msgs).iter().enumerate() {
-                            assert_eq!(d, &md, "{at} backend {} copy {i} of {copies}", b.name());
-                        }
-                    }
-                    run += 1;
-                }
-                assert!(run >= 64, "{file}: {run} records");
-            }
-        }
+        many_shavs(&STEMS256, b.name());
+        common::passed(b);
+    }
+    for b in common::backends::<Sha512ManyBackend>() {
+        many_shavs(&STEMS512, b.name());
         common::passed(b);
     }
 }
@@ -677,13 +711,26 @@ fn many_bad_input_is_an_error() {
             output: 1
         })
     ));
+    let mut one = [[0u8; 64]; 1];
+    assert!(matches!(
+        Sha512::digest_many(&m, &mut one),
+        Err(Error::LengthMismatch {
+            input: 2,
+            output: 1
+        })
+    ));
     let mut two = [[0u8; 28]; 2];
     assert!(matches!(
         Sha224::digest_many(&[&b"abc"[..], &b"ab"[..]], &mut two),
         Err(Error::InvalidParameter { .. })
     ));
+    assert!(matches!(
+        Sha512_224::digest_many(&[&b"abc"[..], &b"ab"[..]], &mut two),
+        Err(Error::InvalidParameter { .. })
+    ));
     let mut none: [[u8; 32]; 0] = [];
     Sha256::digest_many(&[], &mut none).unwrap();
+    Sha512_256::digest_many(&[], &mut none).unwrap();
     // Messages of one length that differ in content give their own digests.
     let mut out = [[0u8; 32]; 2];
     Sha256::digest_many(&m, &mut out).unwrap();
@@ -693,24 +740,29 @@ fn many_bad_input_is_an_error() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
-    /// Distinct messages of one random length (every padding case), in random numbers:
-    /// `digest_many` on every backend equals one-by-one `digest`.
+    /// Distinct messages of one random length (every padding case of both block sizes), in
+    /// random numbers: `digest_many` on every backend equals one-by-one `digest`.
     #[test]
     fn many_equals_one_by_one(len in 0usize..300, count in 0usize..40, seed in any::<u8>()) {
         let msgs: Vec<Vec<u8>> = (0..count)
             .map(|i| data(len, seed.wrapping_add(i as u8)))
             .collect();
         let refs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
-        for b in common::backends::<Sha256ManyBackend>() {
-            for bits in [224, 256] {
-                let got = sha256_many(bits, b, &refs);
+        let names: Vec<(&[&str], &str)> = common::backends::<Sha256ManyBackend>()
+            .into_iter()
+            .map(|b| (&STEMS256[..], b.name()))
+            .chain(
+                common::backends::<Sha512ManyBackend>()
+                    .into_iter()
+                    .map(|b| (&STEMS512[..], b.name())),
+            )
+            .collect();
+        for (stems, b) in names {
+            for stem in stems {
+                let got = many_by_stem(stem, b, &refs).expect("backend of the family");
+                prop_assert_eq!(got.len(), count);
                 for (m, d) in msgs.iter().zip(&got) {
-                    let want = if bits == 224 {
-                        Sha224::digest(m).to_vec()
-                    } else {
-                        Sha256::digest(m).to_vec()
-                    };
-                    prop_assert_eq!(d, &want, "backend {} len {} count {}", b.name(), len, count);
+                    prop_assert_eq!(d, &one_by_stem(stem, m), "{} backend {} len {} count {}", stem, b, len, count);
                 }
             }
         }

@@ -254,6 +254,7 @@ family! {
     shyfr::hash::sha2::Sha256Backend => "sha256",
     shyfr::hash::sha2::Sha256ManyBackend => "sha256-many",
     shyfr::hash::sha2::Sha512Backend => "sha512",
+    shyfr::hash::sha2::Sha512ManyBackend => "sha512-many",
     shyfr::hash::sha3::Backend => "keccak",
     shyfr::gost28147::Backend => "gost28147",
     shyfr::des::Backend => "des",

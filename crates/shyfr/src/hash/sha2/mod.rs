@@ -9,6 +9,8 @@
 //! | SHA-256, SHA-224 | `soft` | nothing | portable |
 //! | [`Sha256::digest_many`], [`Sha224::digest_many`] (family `sha256-many`) | `x86_avx512` | AVX-512 F/VL/BW | sixteen messages of one length side by side, one in each 32-bit lane of the zmm registers (`vprord`, `vpternlogd`) |
 //! | the same | `soft` | nothing | one message after another, on the backend above |
+//! | `digest_many` of the SHA-512 family (family `sha512-many`) | `x86_avx512` | AVX-512 F/VL/BW | eight messages of one length side by side, one in each 64-bit lane (`vprorq`, `vpternlogq`) |
+//! | the same | `soft` | nothing | one message after another |
 //! | SHA-512 and truncations | `aarch64_sha512` | ARMv8.2 SHA512 instructions | `SHA512H`/`H2`/`SU0`/`SU1`, two rounds per pair |
 //! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI1 + BMI2 | `x86_avx2`'s kernel with a shorter schedule step (`vprorq`, `vpternlogq`) |
 //! | SHA-512 and truncations | `x86_avx2` | AVX2 + BMI2 | a block's own message schedule in `xmm` beside its rounds (`rorx`) |
@@ -112,6 +114,19 @@ crate::cpu::backends! {
     self_test = self_test_many256;
 }
 
+crate::cpu::backends! {
+    /// The implementations of [`Sha512::digest_many`] and the other SHA-512-family
+    /// `digest_many` functions (many messages of one length), fastest first.
+    pub enum Sha512ManyBackend("sha512-many"), tokens Many512 {
+        /// Eight messages side by side, one in each 64-bit lane of the zmm registers
+        /// (AVX-512 F/VL/BW; `vprorq`, `vpternlogq`) (x86-64).
+        X86Avx512 = "x86_avx512" ["x86_64"] arch_cpu::Avx512,
+        /// One message after another, each on the SHA-512 backend [`Sha512::new`] picks.
+        Soft = "soft",
+    }
+    self_test = self_test_many512;
+}
+
 impl Kernel256 {
     #[inline]
     fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
@@ -169,24 +184,33 @@ fn self_test256(b: Sha256Backend) -> bool {
     )
 }
 
-/// The known-answer self-test of a multi-message SHA-256 backend: seventeen messages of
-/// 119 bytes (a whole block and a two-block padding) and sixteen of 0 bytes must give the
-/// one-by-one digests.
-fn self_test_many256(b: Sha256ManyBackend) -> bool {
-    let Some(kernel) = Many256::new(b) else {
-        return false;
-    };
+/// The known-answer self-test of a multi-message backend: seventeen messages of 119 bytes
+/// (a whole SHA-256 block and a two-block padding, one SHA-512 block with its length field
+/// in a second) and sixteen empty ones must give the one-by-one digests of `one`, through
+/// `run(messages, put)`.
+fn self_test_many<const N: usize>(
+    run: impl Fn(&[&[u8]], &mut dyn FnMut(usize, [u8; N])),
+    one: fn(&[u8]) -> [u8; N],
+) -> bool {
     let mut data = [0u8; 17 * 119];
     for (i, x) in data.iter_mut().enumerate() {
         *x = (i as u8).wrapping_mul(29) ^ (i >> 7) as u8;
     }
     let msgs: [&[u8]; 17] = core::array::from_fn(|i| &data[119 * i..119 * (i + 1)]);
     let mut ok = true;
-    kernel.run(&IV256, &msgs, |i, d| ok &= d == Sha256::digest(msgs[i]));
-    kernel.run(&IV256, &[&[][..]; 16], |_, d| {
-        ok &= d == Sha256::digest(&[])
-    });
+    run(&msgs, &mut |i, d| ok &= d == one(msgs[i]));
+    run(&[&[][..]; 16], &mut |_, d| ok &= d == one(&[]));
     ok
+}
+
+/// The self-test of a multi-message SHA-256 backend (see [`self_test_many`]).
+fn self_test_many256(b: Sha256ManyBackend) -> bool {
+    Many256::new(b).is_some_and(|k| self_test_many(|m, put| k.run(&IV256, m, put), Sha256::digest))
+}
+
+/// The self-test of a multi-message SHA-512 backend (see [`self_test_many`]).
+fn self_test_many512(b: Sha512ManyBackend) -> bool {
+    Many512::new(b).is_some_and(|k| self_test_many(|m, put| k.run(&IV512, m, put), Sha512::digest))
 }
 
 /// The known-answer self-test of a SHA-512 hardware backend.
@@ -204,6 +228,61 @@ fn self_test512(b: Sha512Backend) -> bool {
 /// two.
 #[cfg(target_arch = "x86_64")]
 const MANY_MIN_SHA: usize = 9;
+/// The same for the SHA-512 family (eight lanes; no x86 SHA-512 instructions).
+#[cfg(target_arch = "x86_64")]
+const MANY_MIN_512: usize = 3;
+
+/// Runs the groups of `L` messages (all of one length) of a multi-message kernel while at
+/// least `min` are left, from `iv`, handing each final chaining value to `put` with the
+/// message's index; returns how many messages were done. `B` is the block length, `bits`
+/// the big-endian length field of the padding (8 or 16 bytes).
+#[cfg(target_arch = "x86_64")]
+fn lane_groups<Wd: Copy + zeroize::DefaultIsZeroes, const L: usize, const B: usize>(
+    iv: &[Wd; 8],
+    messages: &[&[u8]],
+    min: usize,
+    bits: &[u8],
+    mut kernel: impl FnMut(&mut [[Wd; 8]; L], &x86_avx512::Lanes<'_, B>),
+    mut put: impl FnMut(usize, &[Wd; 8]),
+) -> usize {
+    let len = messages.first().map_or(0, |m| m.len());
+    let (whole, rest) = (len / B, len % B);
+    // The padded tail of every message: one block, or two when the length field does not
+    // fit after the last bytes.
+    let tail = if rest < B - bits.len() { 1 } else { 2 };
+    let mut tails = [[[0u8; B]; 2]; L];
+    let mut done = 0;
+    while messages.len() - done >= min.max(1) {
+        let n = (messages.len() - done).min(L);
+        // Lanes past the last message repeat it; their results are dropped.
+        let group: [&[u8]; L] = core::array::from_fn(|j| messages[done + j.min(n - 1)]);
+        for (tb, m) in tails.iter_mut().zip(group) {
+            let flat = &mut tb.as_flattened_mut()[..B * tail];
+            flat.fill(0);
+            flat[..rest].copy_from_slice(&m[B * whole..]);
+            flat[rest] = 0x80;
+            flat[B * tail - bits.len()..].copy_from_slice(bits);
+        }
+        let blocks: [&[[u8; B]]; L] = group.map(|m| m.as_chunks::<B>().0);
+        let mut st = [*iv; L];
+        kernel(
+            &mut st,
+            &x86_avx512::Lanes {
+                blocks: &blocks,
+                whole,
+                tails: &tails,
+                tail,
+            },
+        );
+        for (j, s) in st.iter().enumerate().take(n) {
+            put(done + j, s);
+        }
+        zeroize::Zeroize::zeroize(st.as_flattened_mut());
+        done += n;
+    }
+    crate::wipe::wipe(tails.as_flattened_mut().as_flattened_mut());
+    done
+}
 
 impl Many256 {
     /// Hashes `messages` (all of one length) from `iv`, handing each message's digest
@@ -213,49 +292,46 @@ impl Many256 {
         let mut done = 0;
         #[cfg(target_arch = "x86_64")]
         if let Many256::X86Avx512(t) = self {
-            const L: usize = x86_avx512::LANES256;
-            let len = messages.first().map_or(0, |m| m.len());
-            let (whole, rest) = (len / 64, len % 64);
-            // The padded tail of every message: one block, or two when the length field
-            // does not fit after the last bytes.
-            let tail = if rest < 56 { 1 } else { 2 };
-            let mut tails = [[[0u8; 64]; 2]; L];
             let min = if matches!(Kernel256::best(), Kernel256::Soft) {
                 2
             } else {
                 MANY_MIN_SHA
             };
-            while messages.len() - done >= min {
-                let n = (messages.len() - done).min(L);
-                // Lanes past the last message repeat it; their digests are dropped.
-                let group: [&[u8]; L] = core::array::from_fn(|j| messages[done + j.min(n - 1)]);
-                for (tb, m) in tails.iter_mut().zip(group) {
-                    let flat = &mut tb.as_flattened_mut()[..64 * tail];
-                    flat.fill(0);
-                    flat[..rest].copy_from_slice(&m[64 * whole..]);
-                    flat[rest] = 0x80;
-                    flat[64 * tail - 8..64 * tail]
-                        .copy_from_slice(&(len as u64).wrapping_mul(8).to_be_bytes());
-                }
-                let blocks: [&[[u8; 64]]; L] = group.map(|m| m.as_chunks::<64>().0);
-                let mut st = [*iv; L];
-                x86_avx512::compress256_x16(t, &mut st, whole + tail, |b, j| {
-                    if b < whole {
-                        &blocks[j][b]
-                    } else {
-                        &tails[j][b - whole]
-                    }
-                });
-                for (j, s) in st.iter().enumerate().take(n) {
-                    put(done + j, Core256::output(s));
-                }
-                zeroize::Zeroize::zeroize(st.as_flattened_mut());
-                done += n;
-            }
-            crate::wipe::wipe(tails.as_flattened_mut().as_flattened_mut());
+            let bits = (messages.first().map_or(0, |m| m.len()) as u64).wrapping_mul(8);
+            done = lane_groups(
+                iv,
+                messages,
+                min,
+                &bits.to_be_bytes(),
+                |st, input| x86_avx512::compress256_x16(t, st, input),
+                |i, s| put(i, Core256::output(s)),
+            );
         }
         for (i, m) in messages.iter().enumerate().skip(done) {
             put(i, Core256::oneshot(iv, Kernel256::best(), m));
+        }
+    }
+}
+
+impl Many512 {
+    /// As [`Many256::run`], for the SHA-512 family (all 64 bytes of the chaining value).
+    fn run(self, iv: &[u64; 8], messages: &[&[u8]], mut put: impl FnMut(usize, [u8; 64])) {
+        #[allow(unused_mut)]
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if let Many512::X86Avx512(t) = self {
+            let bits = (messages.first().map_or(0, |m| m.len()) as u128).wrapping_mul(8);
+            done = lane_groups(
+                iv,
+                messages,
+                MANY_MIN_512,
+                &bits.to_be_bytes(),
+                |st, input| x86_avx512::compress512_x8(t, st, input),
+                |i, s| put(i, Core512::output(s)),
+            );
+        }
+        for (i, m) in messages.iter().enumerate().skip(done) {
+            put(i, Core512::oneshot(iv, Kernel512::best(), m));
         }
     }
 }
@@ -542,16 +618,16 @@ sha2_type!(
     /// SHA-256 (FIPS 180-4, 6.2).
     Sha256, Core256, Sha256Backend, Kernel256, IV256, 32, 64, "sha256", "[0xba, 0x78, 0x16, 0xbf]"
 );
-/// `digest_many` and `digest_many_with_backend` for a SHA-256-family type.
-macro_rules! sha256_many {
-    ($name:ident, $iv:ident, $out_len:expr) => {
+/// `digest_many` and `digest_many_with_backend` for a SHA-2 type.
+macro_rules! sha2_many {
+    ($name:ident, $iv:ident, $out_len:expr, $Many:ident, $ManyBackend:ident, $lanes:literal) => {
         impl $name {
             /// The digest of each of `messages`, all of the same length, into `digests`
-            /// (one per message). With the `x86_avx512` backend of [`Sha256ManyBackend`]
-            /// sixteen messages are hashed at a time, one in each 32-bit lane of the vector
-            /// registers (several times faster per message than one by one, even with the
-            /// SHA extensions: BENCHMARKS.md); otherwise, and for the last few messages,
-            /// one by one.
+            /// (one per message). With the `x86_avx512` backend of
+            #[doc = concat!("[`", stringify!($ManyBackend), "`] ", $lanes, " messages are hashed at a")]
+            /// time, one in each lane of the vector registers (faster per message than one
+            /// by one, even where the CPU has SHA extensions: BENCHMARKS.md); otherwise,
+            /// and for the last few messages, one by one.
             ///
             /// [`Error::LengthMismatch`] if `digests` is not as long as `messages`,
             /// [`Error::InvalidParameter`] if the messages differ in length.
@@ -569,21 +645,21 @@ macro_rules! sha256_many {
                 messages: &[&[u8]],
                 digests: &mut [[u8; $out_len]],
             ) -> Result<(), Error> {
-                Self::many(Many256::best(), messages, digests)
+                Self::many($Many::best(), messages, digests)
             }
 
             /// [`digest_many`](Self::digest_many) on an explicit backend (for tests and
             /// benchmarks); [`Error::BackendUnavailable`] if it is not available here.
             pub fn digest_many_with_backend(
-                backend: Sha256ManyBackend,
+                backend: $ManyBackend,
                 messages: &[&[u8]],
                 digests: &mut [[u8; $out_len]],
             ) -> Result<(), Error> {
-                Self::many(Many256::checked(backend)?, messages, digests)
+                Self::many($Many::checked(backend)?, messages, digests)
             }
 
             fn many(
-                kernel: Many256,
+                kernel: $Many,
                 messages: &[&[u8]],
                 digests: &mut [[u8; $out_len]],
             ) -> Result<(), Error> {
@@ -596,9 +672,6 @@ macro_rules! sha256_many {
         }
     };
 }
-
-sha256_many!(Sha224, IV224, 28);
-sha256_many!(Sha256, IV256, 32);
 
 sha2_type!(
     /// SHA-384 (FIPS 180-4, 6.5): SHA-512 with its own initial value, truncated to 48 bytes.
@@ -619,6 +692,27 @@ sha2_type!(
     /// bytes.
     Sha512_256, Core512, Sha512Backend, Kernel512, IV512_256, 32, 128, "sha512-256",
     "[0x53, 0x04, 0x8e, 0x26]"
+);
+
+sha2_many!(Sha224, IV224, 28, Many256, Sha256ManyBackend, "sixteen");
+sha2_many!(Sha256, IV256, 32, Many256, Sha256ManyBackend, "sixteen");
+sha2_many!(Sha384, IV384, 48, Many512, Sha512ManyBackend, "eight");
+sha2_many!(Sha512, IV512, 64, Many512, Sha512ManyBackend, "eight");
+sha2_many!(
+    Sha512_224,
+    IV512_224,
+    28,
+    Many512,
+    Sha512ManyBackend,
+    "eight"
+);
+sha2_many!(
+    Sha512_256,
+    IV512_256,
+    32,
+    Many512,
+    Sha512ManyBackend,
+    "eight"
 );
 
 #[cfg(test)]

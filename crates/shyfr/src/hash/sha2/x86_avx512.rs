@@ -131,57 +131,265 @@ blocks_fn!(
 );
 
 // ---------------------------------------------------------------------------------------
-// SHA-256 of sixteen messages at once
+// SHA-256 of sixteen messages, SHA-512 of eight, at once
 // ---------------------------------------------------------------------------------------
 
 /// Messages the SHA-256 multi-message kernel hashes side by side.
 pub(super) const LANES256: usize = 16;
+/// Messages the SHA-512 multi-message kernel hashes side by side.
+pub(super) const LANES512: usize = 8;
 
-/// Transposes sixteen rows of sixteen 32-bit words: word `t` of row `j` goes to word `j` of
-/// row `t` (32-bit and 64-bit interleaves, then two rounds of 128-bit lane shuffles).
+/// The four 128-bit lanes of `x`, `y`, `z`, `w` transposed: lane `L` of output `i` is lane
+/// `i` of input `L` (two rounds of `vshufi64x2`).
 #[inline(always)]
-fn transpose16(r: [__m512i; 16]) -> [__m512i; 16] {
-    // SAFETY: the intrinsics need AVX-512F, enabled in `x16_blocks`, the one caller, into
-    // which this is inlined; none touches memory.
+fn transpose_lanes(x: __m512i, y: __m512i, z: __m512i, w: __m512i) -> [__m512i; 4] {
+    // SAFETY: the intrinsics need AVX-512F, enabled in `blocks_many`, the one caller (through
+    // the `Word` methods), into which this is inlined; none touches memory.
     unsafe {
-        let a: [__m512i; 16] = core::array::from_fn(|i| {
-            let (x, y) = (r[i & !1], r[i | 1]);
-            if i % 2 == 0 {
-                _mm512_unpacklo_epi32(x, y)
-            } else {
-                _mm512_unpackhi_epi32(x, y)
-            }
-        });
-        // b[4k + m]: in each 128-bit lane L, word 4L + m of rows 4k .. 4k + 3.
-        let b: [__m512i; 16] = core::array::from_fn(|i| {
-            let (k, m) = (i / 4, i % 4);
-            let (x, y) = (a[4 * k + m / 2], a[4 * k + 2 + m / 2]);
-            if m % 2 == 0 {
-                _mm512_unpacklo_epi64(x, y)
-            } else {
-                _mm512_unpackhi_epi64(x, y)
-            }
-        });
-        let mut c = [_mm512_setzero_si512(); 16];
-        for m in 0..4 {
-            let e0 = _mm512_shuffle_i32x4::<0x44>(b[m], b[4 + m]);
-            let e1 = _mm512_shuffle_i32x4::<0xee>(b[m], b[4 + m]);
-            let e2 = _mm512_shuffle_i32x4::<0x44>(b[8 + m], b[12 + m]);
-            let e3 = _mm512_shuffle_i32x4::<0xee>(b[8 + m], b[12 + m]);
-            c[m] = _mm512_shuffle_i32x4::<0x88>(e0, e2);
-            c[4 + m] = _mm512_shuffle_i32x4::<0xdd>(e0, e2);
-            c[8 + m] = _mm512_shuffle_i32x4::<0x88>(e1, e3);
-            c[12 + m] = _mm512_shuffle_i32x4::<0xdd>(e1, e3);
-        }
-        c
+        let e0 = _mm512_shuffle_i64x2::<0x44>(x, y);
+        let e1 = _mm512_shuffle_i64x2::<0xee>(x, y);
+        let e2 = _mm512_shuffle_i64x2::<0x44>(z, w);
+        let e3 = _mm512_shuffle_i64x2::<0xee>(z, w);
+        [
+            _mm512_shuffle_i64x2::<0x88>(e0, e2),
+            _mm512_shuffle_i64x2::<0xdd>(e0, e2),
+            _mm512_shuffle_i64x2::<0x88>(e1, e3),
+            _mm512_shuffle_i64x2::<0xdd>(e1, e3),
+        ]
     }
 }
 
-/// One SHA-256 round on sixteen lanes: `d += T1`, `h = T1 + T2`, the caller rotating the
-/// names; `kw` is `K[t] + W[t]`.
+/// A SHA-2 word size in the lanes of zmm registers: the operations that differ between
+/// SHA-256 (32-bit lanes, sixteen messages) and SHA-512 (64-bit lanes, eight). Every method
+/// is inlined into `blocks_many`, where AVX-512 F/VL/BW are enabled.
+trait Word {
+    /// Messages side by side (lanes per register).
+    const LANES: usize;
+    /// Rounds per block.
+    const ROUNDS: usize;
+    /// Lane-wise addition.
+    fn add(a: __m512i, b: __m512i) -> __m512i;
+    /// `Σ0`, `Σ1`, `σ0`, `σ1` of FIPS 180-4 (4.4 to 4.7, 4.10 to 4.13).
+    fn big0(x: __m512i) -> __m512i;
+    fn big1(x: __m512i) -> __m512i;
+    fn small0(x: __m512i) -> __m512i;
+    fn small1(x: __m512i) -> __m512i;
+    /// Round constant `t` in every lane.
+    fn k(t: usize) -> __m512i;
+    /// Big-endian words: the byte swap of each lane.
+    fn swap() -> __m512i;
+    /// `Self::LANES` registers of `Self::LANES` words transposed (lane `j` of output `t` is
+    /// lane `t` of input `j`); `r.len() == Self::LANES`.
+    fn transpose(r: &mut [__m512i]);
+}
+
+/// `a ^ b ^ c`.
+#[inline(always)]
+fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    // SAFETY: as in `transpose_lanes`.
+    unsafe { _mm512_ternarylogic_epi64::<0x96>(a, b, c) }
+}
+
+/// SHA-256's 32-bit words.
+struct W32;
+/// SHA-512's 64-bit words.
+struct W64;
+
+// SAFETY (for every `unsafe` block in the two impls below): as in `transpose_lanes`.
+impl Word for W32 {
+    const LANES: usize = LANES256;
+    const ROUNDS: usize = 64;
+    #[inline(always)]
+    fn add(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe { _mm512_add_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn big0(x: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            xor3(
+                _mm512_ror_epi32::<2>(x),
+                _mm512_ror_epi32::<13>(x),
+                _mm512_ror_epi32::<22>(x),
+            )
+        }
+    }
+    #[inline(always)]
+    fn big1(x: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            xor3(
+                _mm512_ror_epi32::<6>(x),
+                _mm512_ror_epi32::<11>(x),
+                _mm512_ror_epi32::<25>(x),
+            )
+        }
+    }
+    #[inline(always)]
+    fn small0(x: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            xor3(
+                _mm512_ror_epi32::<7>(x),
+                _mm512_ror_epi32::<18>(x),
+                _mm512_srli_epi32::<3>(x),
+            )
+        }
+    }
+    #[inline(always)]
+    fn small1(x: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            xor3(
+                _mm512_ror_epi32::<17>(x),
+                _mm512_ror_epi32::<19>(x),
+                _mm512_srli_epi32::<10>(x),
+            )
+        }
+    }
+    #[inline(always)]
+    fn k(t: usize) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe { _mm512_set1_epi32(super::consts::K256[t] as i32) }
+    }
+    #[inline(always)]
+    fn swap() -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            _mm512_broadcast_i32x4(_mm_set_epi8(
+                12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+            ))
+        }
+    }
+    /// 32-bit and 64-bit interleaves, then the lanes (`transpose_lanes`).
+    #[inline(always)]
+    fn transpose(r: &mut [__m512i]) {
+        // SAFETY: see above the impl.
+        unsafe {
+            let a: [__m512i; 16] = core::array::from_fn(|i| {
+                let (x, y) = (r[i & !1], r[i | 1]);
+                if i % 2 == 0 {
+                    _mm512_unpacklo_epi32(x, y)
+                } else {
+                    _mm512_unpackhi_epi32(x, y)
+                }
+            });
+            // b[4k + m]: in each 128-bit lane L, word 4L + m of rows 4k .. 4k + 3.
+            let b: [__m512i; 16] = core::array::from_fn(|i| {
+                let (k, m) = (i / 4, i % 4);
+                let (x, y) = (a[4 * k + m / 2], a[4 * k + 2 + m / 2]);
+                if m % 2 == 0 {
+                    _mm512_unpacklo_epi64(x, y)
+                } else {
+                    _mm512_unpackhi_epi64(x, y)
+                }
+            });
+            for m in 0..4 {
+                let c = transpose_lanes(b[m], b[4 + m], b[8 + m], b[12 + m]);
+                for (l, v) in c.into_iter().enumerate() {
+                    r[4 * l + m] = v;
+                }
+            }
+        }
+    }
+}
+
+impl Word for W64 {
+    const LANES: usize = LANES512;
+    const ROUNDS: usize = 80;
+    #[inline(always)]
+    fn add(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe { _mm512_add_epi64(a, b) }
+    }
+    #[inline(always)]
+    fn big0(x: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            xor3(
+                _mm512_ror_epi64::<28>(x),
+                _mm512_ror_epi64::<34>(x),
+                _mm512_ror_epi64::<39>(x),
+            )
+        }
+    }
+    #[inline(always)]
+    fn big1(x: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            xor3(
+                _mm512_ror_epi64::<14>(x),
+                _mm512_ror_epi64::<18>(x),
+                _mm512_ror_epi64::<41>(x),
+            )
+        }
+    }
+    #[inline(always)]
+    fn small0(x: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            xor3(
+                _mm512_ror_epi64::<1>(x),
+                _mm512_ror_epi64::<8>(x),
+                _mm512_srli_epi64::<7>(x),
+            )
+        }
+    }
+    #[inline(always)]
+    fn small1(x: __m512i) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            xor3(
+                _mm512_ror_epi64::<19>(x),
+                _mm512_ror_epi64::<61>(x),
+                _mm512_srli_epi64::<6>(x),
+            )
+        }
+    }
+    #[inline(always)]
+    fn k(t: usize) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe { _mm512_set1_epi64(super::consts::K512[t] as i64) }
+    }
+    #[inline(always)]
+    fn swap() -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe {
+            _mm512_broadcast_i32x4(_mm_set_epi8(
+                8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+            ))
+        }
+    }
+    /// A 64-bit interleave, then the lanes (`transpose_lanes`).
+    #[inline(always)]
+    fn transpose(r: &mut [__m512i]) {
+        // SAFETY: see above the impl.
+        unsafe {
+            // a[2k + m]: in each 128-bit lane L, word 2L + m of rows 2k, 2k + 1.
+            let a: [__m512i; 8] = core::array::from_fn(|i| {
+                let (x, y) = (r[i & !1], r[i | 1]);
+                if i % 2 == 0 {
+                    _mm512_unpacklo_epi64(x, y)
+                } else {
+                    _mm512_unpackhi_epi64(x, y)
+                }
+            });
+            for m in 0..2 {
+                let c = transpose_lanes(a[m], a[2 + m], a[4 + m], a[6 + m]);
+                for (l, v) in c.into_iter().enumerate() {
+                    r[2 * l + m] = v;
+                }
+            }
+        }
+    }
+}
+
+/// One round on every lane: `d += T1`, `h = T1 + T2`, the caller rotating the names; `kw`
+/// is `K[t] + W[t]`.
 #[inline(always)]
 #[allow(clippy::many_single_char_names, clippy::too_many_arguments)]
-fn round16(
+fn round<W: Word>(
     a: __m512i,
     b: __m512i,
     c: __m512i,
@@ -192,48 +400,34 @@ fn round16(
     h: &mut __m512i,
     kw: __m512i,
 ) {
-    // SAFETY: as in `transpose16`.
-    unsafe {
-        let s1 = _mm512_ternarylogic_epi32::<0x96>(
-            _mm512_ror_epi32::<6>(e),
-            _mm512_ror_epi32::<11>(e),
-            _mm512_ror_epi32::<25>(e),
-        );
-        let ch = _mm512_ternarylogic_epi32::<0xca>(e, f, g);
-        let t1 = _mm512_add_epi32(_mm512_add_epi32(*h, kw), _mm512_add_epi32(s1, ch));
-        let s0 = _mm512_ternarylogic_epi32::<0x96>(
-            _mm512_ror_epi32::<2>(a),
-            _mm512_ror_epi32::<13>(a),
-            _mm512_ror_epi32::<22>(a),
-        );
-        let maj = _mm512_ternarylogic_epi32::<0xe8>(a, b, c);
-        *d = _mm512_add_epi32(*d, t1);
-        *h = _mm512_add_epi32(t1, _mm512_add_epi32(s0, maj));
-    }
+    // SAFETY: as in `transpose_lanes`.
+    let (ch, maj) = unsafe {
+        (
+            _mm512_ternarylogic_epi64::<0xca>(e, f, g),
+            _mm512_ternarylogic_epi64::<0xe8>(a, b, c),
+        )
+    };
+    let t1 = W::add(W::add(*h, kw), W::add(W::big1(e), ch));
+    *d = W::add(*d, t1);
+    *h = W::add(t1, W::add(W::big0(a), maj));
 }
 
 /// Sixteen rounds from round `base` on the schedule ring `w` (`w[i]` = `W[base + i]`), the
 /// state `s` = (a, .., h) ending where it began (the names rotate twice).
 #[inline(always)]
-fn rounds16(s: &mut [__m512i; 8], w: &[__m512i; 16], base: usize) {
-    // SAFETY: as in `transpose16`.
-    let k = |i: usize| unsafe {
-        _mm512_add_epi32(
-            w[i],
-            _mm512_set1_epi32(super::consts::K256[base + i] as i32),
-        )
-    };
+fn rounds16<W: Word>(s: &mut [__m512i; 8], w: &[__m512i; 16], base: usize) {
+    let k = |i: usize| W::add(w[i], W::k(base + i));
     macro_rules! r8 {
         ($o:expr) => {{
             let [a, b, c, d, e, f, g, h] = s;
-            round16(*a, *b, *c, d, *e, *f, *g, h, k($o));
-            round16(*h, *a, *b, c, *d, *e, *f, g, k($o + 1));
-            round16(*g, *h, *a, b, *c, *d, *e, f, k($o + 2));
-            round16(*f, *g, *h, a, *b, *c, *d, e, k($o + 3));
-            round16(*e, *f, *g, h, *a, *b, *c, d, k($o + 4));
-            round16(*d, *e, *f, g, *h, *a, *b, c, k($o + 5));
-            round16(*c, *d, *e, f, *g, *h, *a, b, k($o + 6));
-            round16(*b, *c, *d, e, *f, *g, *h, a, k($o + 7));
+            round::<W>(*a, *b, *c, d, *e, *f, *g, h, k($o));
+            round::<W>(*h, *a, *b, c, *d, *e, *f, g, k($o + 1));
+            round::<W>(*g, *h, *a, b, *c, *d, *e, f, k($o + 2));
+            round::<W>(*f, *g, *h, a, *b, *c, *d, e, k($o + 3));
+            round::<W>(*e, *f, *g, h, *a, *b, *c, d, k($o + 4));
+            round::<W>(*d, *e, *f, g, *h, *a, *b, c, k($o + 5));
+            round::<W>(*c, *d, *e, f, *g, *h, *a, b, k($o + 6));
+            round::<W>(*b, *c, *d, e, *f, *g, *h, a, k($o + 7));
         }};
     }
     r8!(0);
@@ -243,89 +437,107 @@ fn rounds16(s: &mut [__m512i; 8], w: &[__m512i; 16], base: usize) {
 /// The next sixteen words of the schedule, in place: `w[i]` becomes `W[t + 16]` for `w[i]`
 /// = `W[t]`.
 #[inline(always)]
-fn schedule16(w: &mut [__m512i; 16]) {
-    // SAFETY: as in `transpose16`.
-    unsafe {
-        for i in 0..16 {
-            let x15 = w[(i + 1) % 16];
-            let x2 = w[(i + 14) % 16];
-            let s0 = _mm512_ternarylogic_epi32::<0x96>(
-                _mm512_ror_epi32::<7>(x15),
-                _mm512_ror_epi32::<18>(x15),
-                _mm512_srli_epi32::<3>(x15),
-            );
-            let s1 = _mm512_ternarylogic_epi32::<0x96>(
-                _mm512_ror_epi32::<17>(x2),
-                _mm512_ror_epi32::<19>(x2),
-                _mm512_srli_epi32::<10>(x2),
-            );
-            w[i] = _mm512_add_epi32(
-                _mm512_add_epi32(w[i], w[(i + 9) % 16]),
-                _mm512_add_epi32(s0, s1),
-            );
-        }
+fn schedule16<W: Word>(w: &mut [__m512i; 16]) {
+    for i in 0..16 {
+        let s = W::add(W::small0(w[(i + 1) % 16]), W::small1(w[(i + 14) % 16]));
+        w[i] = W::add(W::add(w[i], w[(i + 9) % 16]), s);
     }
 }
 
-/// SHA-256 compression of `n` blocks of each of sixteen messages side by side, lane `j`
-/// holding message `j`: `block(b, j)` is block `b` of message `j`, `state[j]` its chaining
-/// value.
+/// The input of a multi-message kernel: for each lane `j`, the message's `whole` blocks
+/// (`blocks[j]`) then its `tail` padded blocks (`tails[j]`, one or two).
+pub(super) struct Lanes<'a, const B: usize> {
+    pub(super) blocks: &'a [&'a [[u8; B]]],
+    pub(super) whole: usize,
+    pub(super) tails: &'a [[[u8; B]; 2]],
+    pub(super) tail: usize,
+}
+
+/// Compression of the blocks of `W::LANES` messages side by side (`input`), lane `j`
+/// holding message `j`, `state[j]` its chaining value (eight words).
 ///
 /// # Safety
 ///
-/// AVX-512F is enabled.
+/// AVX, AVX2 and AVX-512 F/VL/BW are enabled.
 #[target_feature(enable = "avx,avx2,avx512f,avx512vl,avx512bw")]
-unsafe fn x16_blocks<'a>(
-    state: &mut [[u32; 8]; LANES256],
-    n: usize,
-    block: impl Fn(usize, usize) -> &'a [u8; 64],
-) {
-    // SAFETY: the features are enabled here; every load reads a whole 64-byte block.
+unsafe fn blocks_many<W: Word, S: Copy, const B: usize>(state: &mut [S], input: &Lanes<'_, B>) {
+    let n = input.whole + input.tail;
+    let block = |b: usize, j: usize| {
+        if b < input.whole {
+            &input.blocks[j][b]
+        } else {
+            &input.tails[j][b - input.whole]
+        }
+    };
+    let l = W::LANES;
+    // The bytes of a message's block in one register (64), and registers per block.
+    let per = B / 64;
+    let sz = core::mem::size_of::<S>();
+    // SAFETY: the features are enabled here; each load reads inside a block (B bytes) or a
+    // chaining value (`sz` <= 64 bytes, through a zeroed 64-byte copy); each store writes
+    // a 64-byte local.
     unsafe {
-        // Big-endian words: a byte swap in each 32-bit element.
-        let swap = _mm512_broadcast_i32x4(_mm_set_epi8(
-            12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
-        ));
-        let rows: [__m512i; 16] = core::array::from_fn(|j| {
-            _mm512_zextsi256_si512(_mm256_loadu_si256(state[j].as_ptr().cast()))
-        });
-        let st = transpose16(rows);
-        let mut s: [__m512i; 8] = core::array::from_fn(|i| st[i]);
+        let swap = W::swap();
+        let z = _mm512_setzero_si512();
+        let mut rows = [z; 16];
+        for (j, st) in state.iter().enumerate() {
+            let mut t = [0u8; 64];
+            core::ptr::copy_nonoverlapping((st as *const S).cast::<u8>(), t.as_mut_ptr(), sz);
+            rows[j] = _mm512_loadu_si512(t.as_ptr().cast());
+        }
+        W::transpose(&mut rows[..l]);
+        let mut s: [__m512i; 8] = core::array::from_fn(|i| rows[i]);
         for b in 0..n {
-            let rows: [__m512i; 16] = core::array::from_fn(|j| {
-                _mm512_shuffle_epi8(_mm512_loadu_si512(block(b, j).as_ptr().cast()), swap)
-            });
-            let mut w = transpose16(rows);
+            let mut w = [z; 16];
+            for half in 0..per {
+                let mut r = [z; 16];
+                for (j, x) in r[..l].iter_mut().enumerate() {
+                    let p = block(b, j).as_ptr().add(64 * half);
+                    *x = _mm512_shuffle_epi8(_mm512_loadu_si512(p.cast()), swap);
+                }
+                W::transpose(&mut r[..l]);
+                w[l * half..l * (half + 1)].copy_from_slice(&r[..l]);
+            }
             let start = s;
-            rounds16(&mut s, &w, 0);
-            for base in [16, 32, 48] {
-                schedule16(&mut w);
-                rounds16(&mut s, &w, base);
+            rounds16::<W>(&mut s, &w, 0);
+            for base in (16..W::ROUNDS).step_by(16) {
+                schedule16::<W>(&mut w);
+                rounds16::<W>(&mut s, &w, base);
             }
             for (x, y) in s.iter_mut().zip(start) {
-                *x = _mm512_add_epi32(*x, y);
+                *x = W::add(*x, y);
             }
         }
-        let z = _mm512_setzero_si512();
-        let cols: [__m512i; 16] = core::array::from_fn(|i| if i < 8 { s[i] } else { z });
-        let out = transpose16(cols);
-        for (j, o) in state.iter_mut().enumerate() {
-            let mut row = [0u32; 16];
-            _mm512_storeu_si512(row.as_mut_ptr().cast(), out[j]);
-            o.copy_from_slice(&row[..8]);
+        let mut cols = [z; 16];
+        cols[..8].copy_from_slice(&s);
+        W::transpose(&mut cols[..l]);
+        for (j, st) in state.iter_mut().enumerate() {
+            let mut t = [0u8; 64];
+            _mm512_storeu_si512(t.as_mut_ptr().cast(), cols[j]);
+            core::ptr::copy_nonoverlapping(t.as_ptr(), (st as *mut S).cast::<u8>(), sz);
+            crate::wipe::wipe(&mut t);
         }
     }
 }
 
-/// SHA-256 compression of `n` blocks of sixteen messages side by side (see
-/// `x16_blocks`).
+/// SHA-256 compression of sixteen messages side by side (see [`Lanes`]).
 #[inline]
-pub(super) fn compress256_x16<'a>(
+pub(super) fn compress256_x16(
     _t: crate::cpu::x86::Avx512,
     state: &mut [[u32; 8]; LANES256],
-    n: usize,
-    block: impl Fn(usize, usize) -> &'a [u8; 64],
+    input: &Lanes<'_, 64>,
 ) {
     // SAFETY: the `Avx512` token exists only when AVX, AVX2 and AVX-512 F/VL/BW are enabled.
-    unsafe { x16_blocks(state, n, block) }
+    unsafe { blocks_many::<W32, [u32; 8], 64>(state, input) }
+}
+
+/// SHA-512 compression of eight messages side by side (see [`Lanes`]).
+#[inline]
+pub(super) fn compress512_x8(
+    _t: crate::cpu::x86::Avx512,
+    state: &mut [[u64; 8]; LANES512],
+    input: &Lanes<'_, 128>,
+) {
+    // SAFETY: the `Avx512` token exists only when AVX, AVX2 and AVX-512 F/VL/BW are enabled.
+    unsafe { blocks_many::<W64, [u64; 8], 128>(state, input) }
 }
