@@ -34,13 +34,14 @@
 //! kernel of then), 1 KiB 3,340 against 3,720, 16 bytes 415 against 450. See
 //! BENCHMARKS.md for the comparison with OpenSSL.
 //!
-//! The file also holds the SHA-256 kernel of `Sha256::digest_many` (family `sha256-many`):
-//! sixteen messages of one length side by side, message `j` in 32-bit lane `j` of every
-//! zmm register (state, schedule), so one `vprord` or `vpternlogd` does a step of sixteen
-//! messages; each block of the sixteen is loaded as sixteen rows and transposed (64
-//! shuffles), the rounds are the plain FIPS 180-4 ones with the three-input XORs, `Ch`
-//! and `Maj` as `vpternlogd`. No SHA extensions: it wins on the number of messages, not
-//! on one message (BENCHMARKS.md).
+//! The file also holds the kernels of the `digest_many` functions (families `sha256-many`
+//! and `sha512-many`): sixteen SHA-256 or eight SHA-512 messages of one length side by
+//! side, message `j` in lane `j` (32 or 64 bits) of every zmm register (state, schedule),
+//! so one `vprord`/`vprorq` or `vpternlog` does a step of every message; each block of the
+//! messages is loaded as rows and transposed (64 or 24 shuffles), the rounds are the plain
+//! FIPS 180-4 ones with the three-input XORs, `Ch` and `Maj` as `vpternlog`. One kernel
+//! (`blocks_many`) for both word sizes, the differences in the `Word` trait. No SHA
+//! extensions: it wins on the number of messages, not on one message (BENCHMARKS.md).
 //!
 //! Everything is additions, rotations, shifts and bitwise logic: constant time.
 
@@ -473,17 +474,17 @@ unsafe fn blocks_many<W: Word, S: Copy, const B: usize>(state: &mut [S], input: 
     // The bytes of a message's block in one register (64), and registers per block.
     let per = B / 64;
     let sz = core::mem::size_of::<S>();
-    // SAFETY: the features are enabled here; each load reads inside a block (B bytes) or a
-    // chaining value (`sz` <= 64 bytes, through a zeroed 64-byte copy); each store writes
-    // a 64-byte local.
+    // SAFETY: the features are enabled here; each load reads inside a block (B bytes) or,
+    // masked, a chaining value (`sz` = 32 or 64 bytes); each masked store writes one.
     unsafe {
         let swap = W::swap();
         let z = _mm512_setzero_si512();
         let mut rows = [z; 16];
+        // The chaining value's `sz / 4` dwords (a masked load and store read and write no
+        // further).
+        let mask: __mmask16 = ((1u32 << (sz / 4)) - 1) as __mmask16;
         for (j, st) in state.iter().enumerate() {
-            let mut t = [0u8; 64];
-            core::ptr::copy_nonoverlapping((st as *const S).cast::<u8>(), t.as_mut_ptr(), sz);
-            rows[j] = _mm512_loadu_si512(t.as_ptr().cast());
+            rows[j] = _mm512_maskz_loadu_epi32(mask, (st as *const S).cast());
         }
         W::transpose(&mut rows[..l]);
         let mut s: [__m512i; 8] = core::array::from_fn(|i| rows[i]);
@@ -512,10 +513,7 @@ unsafe fn blocks_many<W: Word, S: Copy, const B: usize>(state: &mut [S], input: 
         cols[..8].copy_from_slice(&s);
         W::transpose(&mut cols[..l]);
         for (j, st) in state.iter_mut().enumerate() {
-            let mut t = [0u8; 64];
-            _mm512_storeu_si512(t.as_mut_ptr().cast(), cols[j]);
-            core::ptr::copy_nonoverlapping(t.as_ptr(), (st as *mut S).cast::<u8>(), sz);
-            crate::wipe::wipe(&mut t);
+            _mm512_mask_storeu_epi32((st as *mut S).cast(), mask, cols[j]);
         }
     }
 }
