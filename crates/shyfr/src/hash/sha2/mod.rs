@@ -185,9 +185,9 @@ fn self_test256(b: Sha256Backend) -> bool {
 }
 
 /// The known-answer self-test of a multi-message backend: seventeen messages of 119 bytes
-/// (a whole SHA-256 block and a two-block padding, one SHA-512 block with its length field
-/// in a second) and sixteen empty ones must give the one-by-one digests of `one`, through
-/// `run(messages, put)`.
+/// (for SHA-256 a whole block and a padded one; for SHA-512 one block whose length field
+/// spills into a second) and sixteen empty ones must give the one-by-one digests of `one`,
+/// through `run(messages, put)`.
 fn self_test_many<const N: usize>(
     run: impl Fn(&[&[u8]], &mut dyn FnMut(usize, [u8; N])),
     one: fn(&[u8]) -> [u8; N],
