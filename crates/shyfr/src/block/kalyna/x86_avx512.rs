@@ -51,6 +51,7 @@ use crate::arith::gf256::x86_avx512::{
     inv_mix, mix, nat_inv_mix, nat_mix, nat_mix512, nat_sbox, rot_idx, sbox, table, M4, M5, M6, M7,
     M8, POS,
 };
+use crate::arith::lanes::x86_avx512::transpose_q8;
 use crate::cpu::x86::Avx512VbmiGfni;
 use crate::inout::InOut;
 
@@ -110,40 +111,6 @@ fn key(keys: &Keys, t: usize, i: usize) -> __m512i {
     _mm512_set1_epi32(keys.k[t][i] as i32)
 }
 
-/// 8x8 transpose of 64-bit elements across eight registers: `out[r]` element `k` is
-/// `v[k]` element `r` (three rounds of swapping off-diagonal blocks).
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-fn transpose_q(v: &mut [__m512i; 8]) {
-    for d in [1usize, 2, 4] {
-        // New v[k] (k & d == 0): element r from v[k][r] if r & d == 0, else v[k + d][r - d];
-        // new v[k + d]: element r from v[k][r + d] if r & d == 0, else v[k + d][r].
-        let lo: [i64; 8] = core::array::from_fn(|r| {
-            if r & d == 0 {
-                r as i64
-            } else {
-                (8 + r - d) as i64
-            }
-        });
-        let hi: [i64; 8] = core::array::from_fn(|r| {
-            if r & d == 0 {
-                (r + d) as i64
-            } else {
-                (8 + r) as i64
-            }
-        });
-        let lo = _mm512_set_epi64(lo[7], lo[6], lo[5], lo[4], lo[3], lo[2], lo[1], lo[0]);
-        let hi = _mm512_set_epi64(hi[7], hi[6], hi[5], hi[4], hi[3], hi[2], hi[1], hi[0]);
-        for k in 0..8 {
-            if k & d == 0 {
-                let (a, b) = (v[k], v[k + d]);
-                v[k] = _mm512_permutex2var_epi64(a, lo, b);
-                v[k + d] = _mm512_permutex2var_epi64(a, hi, b);
-            }
-        }
-    }
-}
-
 /// A `vpermt2q` index from eight entries (0..8 the first operand, 8..16 the second).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
@@ -188,7 +155,7 @@ fn gather<const NB: usize>(v: &mut [__m512i; NB]) {
         _ => {
             let mut w = [_mm512_setzero_si512(); 8];
             w.copy_from_slice(&v[..8]);
-            transpose_q(&mut w);
+            transpose_q8(&mut w);
             v[..8].copy_from_slice(&w);
         }
     }
@@ -257,7 +224,7 @@ fn cols_to_rows<const NB: usize, const DEC: bool>(
             };
             _mm512_permutexvar_epi8(bt, w)
         });
-        transpose_q(&mut v);
+        transpose_q8(&mut v);
         v
     })
 }
@@ -274,7 +241,7 @@ fn rows_to_cols<const NB: usize, const DEC: bool>(
     let bt = unsafe { _mm512_loadu_si512(BYTE_T.as_ptr().cast()) };
     core::array::from_fn(|c| {
         let mut v = st[c];
-        transpose_q(&mut v);
+        transpose_q8(&mut v);
         let kc = _mm512_set1_epi64(k[c] as i64);
         core::array::from_fn(|g| {
             let w = _mm512_permutexvar_epi8(bt, v[g]);

@@ -53,6 +53,7 @@ use super::x86_avx2::{
     blocks_fn, first_words, group_text, last_group_text, paired_group_text, round_text, weave_text,
     with_round, Table1, KTAB,
 };
+use crate::arith::lanes::x86_avx512::{transpose_lanes, transpose_q8};
 use crate::cpu::x86::Avx512Bmi2;
 
 /// The fewest blocks for which `compress` uses the woven kernel (`blocks_avx512`); shorter
@@ -140,25 +141,9 @@ pub(super) const LANES256: usize = 16;
 /// Messages the SHA-512 multi-message kernel hashes side by side.
 pub(super) const LANES512: usize = 8;
 
-/// The four 128-bit lanes of `x`, `y`, `z`, `w` transposed: lane `L` of output `i` is lane
-/// `i` of input `L` (two rounds of `vshufi64x2`).
-#[inline(always)]
-fn transpose_lanes(x: __m512i, y: __m512i, z: __m512i, w: __m512i) -> [__m512i; 4] {
-    // SAFETY: the intrinsics need AVX-512F, enabled in `blocks_many`, the one caller (through
-    // the `Word` methods), into which this is inlined; none touches memory.
-    unsafe {
-        let e0 = _mm512_shuffle_i64x2::<0x44>(x, y);
-        let e1 = _mm512_shuffle_i64x2::<0xee>(x, y);
-        let e2 = _mm512_shuffle_i64x2::<0x44>(z, w);
-        let e3 = _mm512_shuffle_i64x2::<0xee>(z, w);
-        [
-            _mm512_shuffle_i64x2::<0x88>(e0, e2),
-            _mm512_shuffle_i64x2::<0xdd>(e0, e2),
-            _mm512_shuffle_i64x2::<0x88>(e1, e3),
-            _mm512_shuffle_i64x2::<0xdd>(e1, e3),
-        ]
-    }
-}
+// SAFETY (of every intrinsic in the `Word` impls and the round helpers below, which name
+// this note): they are `#[inline(always)]` into `blocks_many`, their one caller, which
+// enables AVX-512 F/VL/BW; none of them touches memory.
 
 /// A SHA-2 word size in the lanes of zmm registers: the operations that differ between
 /// SHA-256 (32-bit lanes, sixteen messages) and SHA-512 (64-bit lanes, eight). Every method
@@ -187,7 +172,7 @@ trait Word {
 /// `a ^ b ^ c`.
 #[inline(always)]
 fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
-    // SAFETY: as in `transpose_lanes`.
+    // SAFETY: see the note above `Word`.
     unsafe { _mm512_ternarylogic_epi64::<0x96>(a, b, c) }
 }
 
@@ -196,7 +181,7 @@ struct W32;
 /// SHA-512's 64-bit words.
 struct W64;
 
-// SAFETY (for every `unsafe` block in the two impls below): as in `transpose_lanes`.
+// SAFETY (for every `unsafe` block in the two impls below): see the note above `Word`.
 impl Word for W32 {
     const LANES: usize = LANES256;
     const ROUNDS: usize = 64;
@@ -263,7 +248,7 @@ impl Word for W32 {
             ))
         }
     }
-    /// 32-bit and 64-bit interleaves, then the lanes (`transpose_lanes`).
+    /// 32-bit and 64-bit interleaves, then the lanes (`lanes::transpose_lanes`).
     #[inline(always)]
     fn transpose(r: &mut [__m512i]) {
         // SAFETY: see above the impl.
@@ -362,27 +347,13 @@ impl Word for W64 {
             ))
         }
     }
-    /// A 64-bit interleave, then the lanes (`transpose_lanes`).
+    /// The shared 8 x 8 transpose of 64-bit words (`lanes::transpose_q8`).
     #[inline(always)]
     fn transpose(r: &mut [__m512i]) {
+        let mut v: [__m512i; 8] = core::array::from_fn(|i| r[i]);
         // SAFETY: see above the impl.
-        unsafe {
-            // a[2k + m]: in each 128-bit lane L, word 2L + m of rows 2k, 2k + 1.
-            let a: [__m512i; 8] = core::array::from_fn(|i| {
-                let (x, y) = (r[i & !1], r[i | 1]);
-                if i % 2 == 0 {
-                    _mm512_unpacklo_epi64(x, y)
-                } else {
-                    _mm512_unpackhi_epi64(x, y)
-                }
-            });
-            for m in 0..2 {
-                let c = transpose_lanes(a[m], a[2 + m], a[4 + m], a[6 + m]);
-                for (l, v) in c.into_iter().enumerate() {
-                    r[2 * l + m] = v;
-                }
-            }
-        }
+        unsafe { transpose_q8(&mut v) };
+        r.copy_from_slice(&v);
     }
 }
 
@@ -401,7 +372,7 @@ fn round<W: Word>(
     h: &mut __m512i,
     kw: __m512i,
 ) {
-    // SAFETY: as in `transpose_lanes`.
+    // SAFETY: see the note above `Word`.
     let (ch, maj) = unsafe {
         (
             _mm512_ternarylogic_epi64::<0xca>(e, f, g),

@@ -25,6 +25,7 @@
 use core::arch::x86_64::*;
 
 use super::consts::{RC, RHO};
+use crate::arith::lanes::x86_avx512::transpose_q8;
 use crate::cpu::x86::Avx512;
 
 /// `vpternlogq` truth table of `a ^ (!b & c)` (chi).
@@ -203,39 +204,6 @@ fn absorb_kernel(lanes: &mut [u64; 25], blocks: &[u8], rate: usize) {
 /// Eight states side by side: element `s` of `v[i]` is lane `i` of state `s`.
 type X8 = [__m512i; 25];
 
-/// Transposes an 8 x 8 matrix of 64-bit words: element `j` of `out[i]` is element `i` of
-/// `m[j]`.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn transpose8(m: [__m512i; 8]) -> [__m512i; 8] {
-    // Pairs: t[2k] = [m2k[0], m2k+1[0], m2k[2], m2k+1[2], ..], t[2k+1] the odd elements.
-    let t: [__m512i; 8] = core::array::from_fn(|i| {
-        let (a, b) = (m[i & !1], m[i | 1]);
-        if i % 2 == 0 {
-            _mm512_unpacklo_epi64(a, b)
-        } else {
-            _mm512_unpackhi_epi64(a, b)
-        }
-    });
-    // Quads: elements e, e + 4 of rows 4h .. 4h + 4 (h = 0, 1), for e = 0, 1, 2, 3.
-    let lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
-    let hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    let u: [__m512i; 8] = core::array::from_fn(|i| {
-        let (h, e) = (i / 4, i % 4);
-        // t[4h + (e & 1)] pairs with t[4h + 2 + (e & 1)]; `lo` takes their elements
-        // {0, 1, 4, 5}, `hi` {2, 3, 6, 7}.
-        let (a, b) = (t[4 * h + (e & 1)], t[4 * h + 2 + (e & 1)]);
-        _mm512_permutex2var_epi64(a, if e < 2 { lo } else { hi }, b)
-    });
-    // Octets: u[e] (rows 0..4) with u[4 + e] (rows 4..8): elements e and e + 4.
-    let first = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0);
-    let second = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
-    core::array::from_fn(|i| {
-        let e = i % 4;
-        _mm512_permutex2var_epi64(u[e], if i < 4 { first } else { second }, u[4 + e])
-    })
-}
-
 /// Converts eight states from `[u64; 25]` arrays to the side-by-side form.
 #[target_feature(enable = "avx512f")]
 #[inline]
@@ -249,7 +217,8 @@ fn load_x8(states: &[[u64; 25]; 8]) -> X8 {
         let rows: [__m512i; 8] = core::array::from_fn(|s| unsafe {
             _mm512_maskz_loadu_epi64(mask, states[s].as_ptr().add(8 * g).cast())
         });
-        let cols = transpose8(rows);
+        let mut cols = rows;
+        transpose_q8(&mut cols);
         a[8 * g..8 * g + n].copy_from_slice(&cols[..n]);
     }
     a
@@ -269,7 +238,8 @@ fn store_x8(states: &mut [[u64; 25]; 8], a: &X8) {
                 _mm512_setzero_si512()
             }
         });
-        let rows = transpose8(cols);
+        let mut rows = cols;
+        transpose_q8(&mut rows);
         for (s, row) in rows.into_iter().enumerate() {
             // SAFETY: the masked store writes only lanes `8g .. 8g + n` of state `s`.
             unsafe {
@@ -302,7 +272,8 @@ fn absorb_x8_kernel(states: &mut [[u64; 25]; 8], blocks: [&[u8]; 8], rate: usize
             let rows: [__m512i; 8] = core::array::from_fn(|s| unsafe {
                 _mm512_maskz_loadu_epi64(mask, blocks[s].as_ptr().add(b * rate + 64 * g).cast())
             });
-            let cols = transpose8(rows);
+            let mut cols = rows;
+            transpose_q8(&mut cols);
             for (j, &c) in cols.iter().enumerate().take(have) {
                 a[8 * g + j] = _mm512_xor_si512(a[8 * g + j], c);
             }
