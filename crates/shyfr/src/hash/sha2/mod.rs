@@ -610,14 +610,6 @@ macro_rules! sha2_type {
     };
 }
 
-sha2_type!(
-    /// SHA-224 (FIPS 180-4, 6.3): SHA-256 with its own initial value, truncated to 28 bytes.
-    Sha224, Core256, Sha256Backend, Kernel256, IV224, 28, 64, "sha224", "[0x23, 0x09, 0x7d, 0x22]"
-);
-sha2_type!(
-    /// SHA-256 (FIPS 180-4, 6.2).
-    Sha256, Core256, Sha256Backend, Kernel256, IV256, 32, 64, "sha256", "[0xba, 0x78, 0x16, 0xbf]"
-);
 /// `digest_many` and `digest_many_with_backend` for a SHA-2 type.
 macro_rules! sha2_many {
     ($name:ident, $iv:ident, $out_len:expr, $Many:ident, $ManyBackend:ident, $lanes:literal) => {
@@ -673,6 +665,14 @@ macro_rules! sha2_many {
     };
 }
 
+sha2_type!(
+    /// SHA-224 (FIPS 180-4, 6.3): SHA-256 with its own initial value, truncated to 28 bytes.
+    Sha224, Core256, Sha256Backend, Kernel256, IV224, 28, 64, "sha224", "[0x23, 0x09, 0x7d, 0x22]"
+);
+sha2_type!(
+    /// SHA-256 (FIPS 180-4, 6.2).
+    Sha256, Core256, Sha256Backend, Kernel256, IV256, 32, 64, "sha256", "[0xba, 0x78, 0x16, 0xbf]"
+);
 sha2_type!(
     /// SHA-384 (FIPS 180-4, 6.5): SHA-512 with its own initial value, truncated to 48 bytes.
     Sha384, Core512, Sha512Backend, Kernel512, IV384, 48, 128, "sha384", "[0xcb, 0x00, 0x75, 0x3f]"
