@@ -615,6 +615,53 @@ macro_rules! hash_row {
     };
 }
 
+/// A row of `$n` messages of one length: shyfr's `digest_many` (type `$shyfr`, digests of
+/// `$len` bytes) against every peer hashing them one by one (OpenSSL's `MessageDigest::$ossl`,
+/// RustCrypto's `$rc`, ring's `$ring`, aws-lc-rs's `$awslc`).
+macro_rules! many_row {
+    ($name:expr, $op:expr, $n:expr, $len:literal, $shyfr:ty, $ossl:ident, $rc:ty, $ring:expr,
+        $awslc:expr $(,)?) => {
+        Row {
+            name: $name,
+            operation: $op,
+            granule: $n,
+            impls: &[
+                (Shyfr, || shyfr_many::<{ $n }, $len>(<$shyfr>::digest_many)),
+                (OpenSsl, || {
+                    use openssl::hash::{Hasher, MessageDigest};
+                    let mut h = Hasher::new(MessageDigest::$ossl()).expect("hasher");
+                    one_by_one::<$len>($n, move |m| {
+                        h.update(m).expect("update");
+                        h.finish()
+                            .expect("finish")
+                            .as_ref()
+                            .try_into()
+                            .expect("digest length")
+                    })
+                }),
+                (RustCrypto, || {
+                    one_by_one::<$len>($n, |m| {
+                        use sha2::Digest;
+                        <$rc>::digest(m).into()
+                    })
+                }),
+                (Ring, || {
+                    one_by_one::<$len>($n, |m| {
+                        let d = ring::digest::digest(&$ring, m);
+                        d.as_ref().try_into().expect("digest length")
+                    })
+                }),
+                (AwsLc, || {
+                    one_by_one::<$len>($n, |m| {
+                        let d = aws_lc_rs::digest::digest(&$awslc, m);
+                        d.as_ref().try_into().expect("digest length")
+                    })
+                }),
+            ],
+        }
+    };
+}
+
 /// Every row measured.
 pub static ROWS: &[Row] = &[
     Row {
@@ -794,82 +841,28 @@ pub static ROWS: &[Row] = &[
         rc: sha2::Sha224, awslc: aws_lc_rs::digest::SHA224),
     hash_row!("sha256", s2::Sha256, MessageDigest::sha256(),
         rc: sha2::Sha256, ring: ring::digest::SHA256, awslc: aws_lc_rs::digest::SHA256),
-    Row {
-        name: "sha256-x16",
-        operation: "hash 16 messages of 1/16 the size each (shyfr digest_many, peers one by one)",
-        granule: MANY256,
-        impls: &[
-            (Shyfr, || shyfr_many::<MANY256, 32>(s2::Sha256::digest_many)),
-            (OpenSsl, || {
-                use openssl::hash::{Hasher, MessageDigest};
-                let mut h = Hasher::new(MessageDigest::sha256()).expect("hasher");
-                one_by_one::<32>(MANY256, move |m| {
-                    h.update(m).expect("update");
-                    h.finish()
-                        .expect("finish")
-                        .as_ref()
-                        .try_into()
-                        .expect("32 bytes")
-                })
-            }),
-            (RustCrypto, || {
-                one_by_one::<32>(MANY256, |m| {
-                    use sha2::Digest;
-                    sha2::Sha256::digest(m).into()
-                })
-            }),
-            (Ring, || {
-                one_by_one::<32>(MANY256, |m| {
-                    let d = ring::digest::digest(&ring::digest::SHA256, m);
-                    d.as_ref().try_into().expect("32 bytes")
-                })
-            }),
-            (AwsLc, || {
-                one_by_one::<32>(MANY256, |m| {
-                    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, m);
-                    d.as_ref().try_into().expect("32 bytes")
-                })
-            }),
-        ],
-    },
-    Row {
-        name: "sha512-x8",
-        operation: "hash 8 messages of 1/8 the size each (shyfr digest_many, peers one by one)",
-        granule: MANY512,
-        impls: &[
-            (Shyfr, || shyfr_many::<MANY512, 64>(s2::Sha512::digest_many)),
-            (OpenSsl, || {
-                use openssl::hash::{Hasher, MessageDigest};
-                let mut h = Hasher::new(MessageDigest::sha512()).expect("hasher");
-                one_by_one::<64>(MANY512, move |m| {
-                    h.update(m).expect("update");
-                    h.finish()
-                        .expect("finish")
-                        .as_ref()
-                        .try_into()
-                        .expect("64 bytes")
-                })
-            }),
-            (RustCrypto, || {
-                one_by_one::<64>(MANY512, |m| {
-                    use sha2::Digest;
-                    sha2::Sha512::digest(m).into()
-                })
-            }),
-            (Ring, || {
-                one_by_one::<64>(MANY512, |m| {
-                    let d = ring::digest::digest(&ring::digest::SHA512, m);
-                    d.as_ref().try_into().expect("64 bytes")
-                })
-            }),
-            (AwsLc, || {
-                one_by_one::<64>(MANY512, |m| {
-                    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA512, m);
-                    d.as_ref().try_into().expect("64 bytes")
-                })
-            }),
-        ],
-    },
+    many_row!(
+        "sha256-x16",
+        "hash 16 messages of 1/16 the size each (shyfr digest_many, peers one by one)",
+        MANY256,
+        32,
+        s2::Sha256,
+        sha256,
+        sha2::Sha256,
+        ring::digest::SHA256,
+        aws_lc_rs::digest::SHA256
+    ),
+    many_row!(
+        "sha512-x8",
+        "hash 8 messages of 1/8 the size each (shyfr digest_many, peers one by one)",
+        MANY512,
+        64,
+        s2::Sha512,
+        sha512,
+        sha2::Sha512,
+        ring::digest::SHA512,
+        aws_lc_rs::digest::SHA512
+    ),
     hash_row!("sha384", s2::Sha384, MessageDigest::sha384(),
         rc: sha2::Sha384, ring: ring::digest::SHA384, awslc: aws_lc_rs::digest::SHA384),
     hash_row!("sha512", s2::Sha512, MessageDigest::sha512(),
