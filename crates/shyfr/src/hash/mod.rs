@@ -119,8 +119,8 @@ pub trait XofReader {
     fn read(&mut self, out: &mut [u8]);
 }
 
-/// The checks of the `digest_many` functions (SHA-3 and SHA-256 families): `outputs` outputs for the messages, which all
-/// have one length.
+/// The check of the `*_many` functions (SHA-2 and SHA-3 families): one output for each
+/// message (the messages may differ in length).
 pub(crate) fn check_many(messages: &[&[u8]], outputs: usize) -> Result<(), Error> {
     if outputs != messages.len() {
         return Err(Error::LengthMismatch {
@@ -128,12 +128,120 @@ pub(crate) fn check_many(messages: &[&[u8]], outputs: usize) -> Result<(), Error
             output: outputs,
         });
     }
+    Ok(())
+}
+
+/// Batches open at once in [`batches`].
+const OPEN_BATCHES: usize = 4;
+
+/// Hands the indices of `messages` to `run` in batches of 1 to `L` messages with one `key`
+/// (a message's block count for a multi-message kernel, from its length), each index
+/// exactly once: up to [`OPEN_BATCHES`] keys are gathered at a time, a batch goes when it
+/// is full, or when a message of a new key needs its place (the fullest goes), and the
+/// rest at the end. Messages of one length, or of few block counts, so fill whole batches
+/// whatever their order; each batch's indices are in ascending order.
+pub(crate) fn batches<const L: usize>(
+    messages: &[&[u8]],
+    key: impl Fn(usize) -> usize,
+    mut run: impl FnMut(&[usize]),
+) {
+    // Messages of one length (the common case): batches in order, no table.
     if let Some(first) = messages.first() {
-        if messages.iter().any(|m| m.len() != first.len()) {
-            return Err(Error::InvalidParameter {
-                what: "messages of different lengths",
-            });
+        if messages.iter().all(|m| m.len() == first.len()) {
+            let mut idx = [0usize; L];
+            for start in (0..messages.len()).step_by(L) {
+                let n = (messages.len() - start).min(L);
+                for (j, x) in idx[..n].iter_mut().enumerate() {
+                    *x = start + j;
+                }
+                run(&idx[..n]);
+            }
+            return;
         }
     }
-    Ok(())
+    // (key, indices, count) of each open batch; count 0 is a free place.
+    let mut open = [(0usize, [0usize; L], 0usize); OPEN_BATCHES];
+    for (i, m) in messages.iter().enumerate() {
+        let k = key(m.len());
+        let at = match open.iter().position(|b| b.2 > 0 && b.0 == k) {
+            Some(at) => at,
+            None => {
+                let at = match open.iter().position(|b| b.2 == 0) {
+                    Some(free) => free,
+                    None => {
+                        let (full, _) = open
+                            .iter()
+                            .enumerate()
+                            .max_by_key(|(_, b)| b.2)
+                            .unwrap_or((0, &open[0]));
+                        run(&open[full].1[..open[full].2]);
+                        full
+                    }
+                };
+                open[at] = (k, [0; L], 0);
+                at
+            }
+        };
+        let b = &mut open[at];
+        b.1[b.2] = i;
+        b.2 += 1;
+        if b.2 == L {
+            run(&b.1[..L]);
+            b.2 = 0;
+        }
+    }
+    for b in &open {
+        if b.2 > 0 {
+            run(&b.1[..b.2]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batches;
+
+    #[test]
+    fn batches_hand_every_index_once_with_one_key() {
+        // Lengths 0..40 in a scrambled order.
+        let lens: [usize; 97] = core::array::from_fn(|i| (i * 37) % 41);
+        let data = [0u8; 64];
+        let msgs: [&[u8]; 97] = core::array::from_fn(|i| &data[..lens[i]]);
+        // Six keys (more than are open at once), then four (as many): then every batch but
+        // the last of each key is full.
+        for (div, most_short) in [(7, 97), (11, 4)] {
+            let mut seen = [0u32; 97];
+            let mut short = 0;
+            batches::<5>(
+                &msgs,
+                |n| n / div,
+                |b| {
+                    assert!(!b.is_empty() && b.len() <= 5);
+                    assert!(b.windows(2).all(|w| w[0] < w[1]));
+                    assert!(b.iter().all(|&i| lens[i] / div == lens[b[0]] / div));
+                    for &i in b {
+                        seen[i] += 1;
+                    }
+                    short += usize::from(b.len() < 5);
+                },
+            );
+            assert!(seen.iter().all(|&n| n == 1));
+            assert!(short <= most_short, "{short} short batches");
+        }
+        // One key: full batches in order, then the rest.
+        let mut got = [0usize; 97];
+        let mut at = 0;
+        batches::<8>(
+            &msgs,
+            |_| 0,
+            |b| {
+                assert!(b.len() == 8 || at == 96);
+                for &i in b {
+                    got[at] = i;
+                    at += 1;
+                }
+            },
+        );
+        assert!(got.iter().enumerate().all(|(k, &i)| k == i));
+    }
 }

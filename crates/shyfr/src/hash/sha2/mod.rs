@@ -7,9 +7,9 @@
 //! | SHA-256, SHA-224 | `x86_shani` | SHA extensions (+ SSSE3, SSE4.1) | `sha256rnds2`, two rounds per instruction |
 //! | SHA-256, SHA-224 | `aarch64_sha2` | ARMv8 SHA256 instructions | `SHA256H`/`H2`/`SU0`/`SU1`, four rounds per pair |
 //! | SHA-256, SHA-224 | `soft` | nothing | portable |
-//! | [`Sha256::digest_many`], [`Sha224::digest_many`] (family `sha256-many`) | `x86_avx512` | AVX-512 F/VL/BW | sixteen messages of one length side by side, one in each 32-bit lane of the zmm registers (`vprord`, `vpternlogd`) |
+//! | [`Sha256::digest_many`], [`Sha224::digest_many`] (family `sha256-many`) | `x86_avx512` | AVX-512 F/VL/BW | sixteen messages of one block count side by side, one in each 32-bit lane of the zmm registers (`vprord`, `vpternlogd`) |
 //! | the same | `soft` | nothing | one message after another, on the backend above |
-//! | `digest_many` of the SHA-512 family (family `sha512-many`) | `x86_avx512` | AVX-512 F/VL/BW | eight messages of one length side by side, one in each 64-bit lane (`vprorq`, `vpternlogq`) |
+//! | `digest_many` of the SHA-512 family (family `sha512-many`) | `x86_avx512` | AVX-512 F/VL/BW | eight messages of one block count side by side, one in each 64-bit lane (`vprorq`, `vpternlogq`) |
 //! | the same | `soft` | nothing | one message after another |
 //! | SHA-512 and truncations | `aarch64_sha512` | ARMv8.2 SHA512 instructions | `SHA512H`/`H2`/`SU0`/`SU1`, two rounds per pair |
 //! | SHA-512 and truncations | `x86_avx512` | AVX-512 F/VL/BW + AVX2 + BMI1 + BMI2 | `x86_avx2`'s kernel with a shorter schedule step (`vprorq`, `vpternlogq`) |
@@ -103,7 +103,7 @@ crate::cpu::backends! {
 
 crate::cpu::backends! {
     /// The implementations of [`Sha256::digest_many`] and [`Sha224::digest_many`] (many
-    /// messages of one length), fastest first.
+    /// messages at once), fastest first.
     pub enum Sha256ManyBackend("sha256-many"), tokens Many256 {
         /// Sixteen messages side by side, one in each 32-bit lane of the zmm registers
         /// (AVX-512 F/VL/BW; `vprord`, `vpternlogd`) (x86-64).
@@ -116,7 +116,7 @@ crate::cpu::backends! {
 
 crate::cpu::backends! {
     /// The implementations of [`Sha512::digest_many`] and the other SHA-512-family
-    /// `digest_many` functions (many messages of one length), fastest first.
+    /// `digest_many` functions (many messages at once), fastest first.
     pub enum Sha512ManyBackend("sha512-many"), tokens Many512 {
         /// Eight messages side by side, one in each 64-bit lane of the zmm registers
         /// (AVX-512 F/VL/BW; `vprorq`, `vpternlogq`) (x86-64).
@@ -222,74 +222,86 @@ fn self_test512(b: Sha512Backend) -> bool {
     )
 }
 
-/// Fewest messages left for which the multi-message kernel runs where the one-message
-/// backend has hardware SHA-256 instructions: sixteen lanes take about the time of eight
-/// or nine messages one by one there (BENCHMARKS.md); fewer go one by one. Without them,
-/// two.
+/// Fewest messages of one block count (a batch) for which the multi-message kernel runs
+/// where the one-message backend has hardware SHA-256 instructions: sixteen lanes take
+/// about the time of eight or nine messages one by one there (BENCHMARKS.md); fewer go one
+/// by one. Without them, two.
 #[cfg(target_arch = "x86_64")]
 const MANY_MIN_SHA: usize = 9;
 /// The same for the SHA-512 family (eight lanes; no x86 SHA-512 instructions).
 #[cfg(target_arch = "x86_64")]
 const MANY_MIN_512: usize = 3;
 
-/// Runs the groups of `L` messages (all of one length) of a multi-message kernel while at
-/// least `min` are left, from `iv`, handing each final chaining value to `put` with the
-/// message's index; returns how many messages were done. `B` is the block length, `bits`
-/// the big-endian length field of the padding (8 or 16 bytes).
+/// The multi-message kernel's part of a `digest_many` call: the messages in batches of
+/// `L` with one block count ([`super::batches`]); a batch of at least `min` messages runs
+/// side by side from `iv`, each final chaining value handed to `put` with the message's
+/// index; each message of a smaller batch is handed to `put` with `None`, for the caller
+/// to hash alone. `B` is the block length; the padding's big-endian length field is
+/// `B / 8` bytes (8 or 16).
 #[cfg(target_arch = "x86_64")]
 fn lane_groups<Wd: Copy + zeroize::DefaultIsZeroes, const L: usize, const B: usize>(
     iv: &[Wd; 8],
     messages: &[&[u8]],
     min: usize,
-    bits: &[u8],
     mut kernel: impl FnMut(&mut [[Wd; 8]; L], &x86_avx512::Lanes<'_, B>),
-    mut put: impl FnMut(usize, &[Wd; 8]),
-) -> usize {
-    let len = messages.first().map_or(0, |m| m.len());
-    let (whole, rest) = (len / B, len % B);
-    // The padded tail of every message: one block, or two when the length field does not
-    // fit after the last bytes.
-    let tail = if rest < B - bits.len() { 1 } else { 2 };
-    let mut tails = [[[0u8; B]; 2]; L];
-    let mut done = 0;
-    while messages.len() - done >= min.max(1) {
-        let n = (messages.len() - done).min(L);
-        // Lanes past the last message repeat it; their results are dropped.
-        let group: [&[u8]; L] = core::array::from_fn(|j| messages[done + j.min(n - 1)]);
-        for (tb, m) in tails.iter_mut().zip(group) {
-            let flat = &mut tb.as_flattened_mut()[..B * tail];
-            flat.fill(0);
-            flat[..rest].copy_from_slice(&m[B * whole..]);
-            flat[rest] = 0x80;
-            flat[B * tail - bits.len()..].copy_from_slice(bits);
+    mut put: impl FnMut(usize, Option<&[Wd; 8]>),
+) {
+    // Whole blocks, then one padded tail block, or two when the length field does not fit
+    // after the last bytes: the key is the pair of counts.
+    let field = B / 8;
+    let tail_of = |len: usize| if len % B < B - field { 1 } else { 2 };
+    // Aligned to 64 bytes: the kernel loads each block as 64-byte rows.
+    #[repr(C, align(64))]
+    struct Tails<const B: usize, const L: usize>([[[u8; B]; 2]; L]);
+    let mut tails = Tails([[[0u8; B]; 2]; L]);
+    let tails = &mut tails.0;
+    let run = |batch: &[usize]| {
+        let n = batch.len();
+        if n < min.max(1) {
+            batch.iter().for_each(|&i| put(i, None));
+            return;
         }
-        let blocks: [&[[u8; B]]; L] = group.map(|m| m.as_chunks::<B>().0);
+        // Lanes past the last message repeat it; their results are dropped.
+        let group: [&[u8]; L] = core::array::from_fn(|j| messages[batch[j.min(n - 1)]]);
+        let (whole, tail) = (group[0].len() / B, tail_of(group[0].len()));
+        for (tb, m) in tails.iter_mut().zip(group) {
+            let rest = &m[B * whole..];
+            // The used blocks zeroed, a fixed size each (stores in line, no call).
+            for blk in &mut tb[..tail] {
+                *blk = [0; B];
+            }
+            let flat = &mut tb.as_flattened_mut()[..B * tail];
+            flat[..rest.len()].copy_from_slice(rest);
+            flat[rest.len()] = 0x80;
+            // The length in bits, modulo the field's range (2^64 or 2^128).
+            let bits = (m.len() as u128).wrapping_mul(8).to_be_bytes();
+            flat[B * tail - field..].copy_from_slice(&bits[16 - field..]);
+        }
+        let blocks: [&[[u8; B]]; L] = group.map(|m| &m.as_chunks::<B>().0[..whole]);
         let mut st = [*iv; L];
         kernel(
             &mut st,
             &x86_avx512::Lanes {
                 blocks: &blocks,
                 whole,
-                tails: &tails,
+                tails,
                 tail,
             },
         );
         for (j, s) in st.iter().enumerate().take(n) {
-            put(done + j, s);
+            put(batch[j], Some(s));
         }
         zeroize::Zeroize::zeroize(st.as_flattened_mut());
-        done += n;
-    }
+    };
+    super::batches::<L>(messages, |len| 2 * (len / B) + tail_of(len), run);
     crate::wipe::wipe(tails.as_flattened_mut().as_flattened_mut());
-    done
 }
 
 impl Many256 {
-    /// Hashes `messages` (all of one length) from `iv`, handing each message's digest
-    /// (all 32 bytes of the chaining value) to `put` with its index.
+    /// Hashes `messages` from `iv`, handing each message's digest (all 32 bytes of the
+    /// chaining value) to `put` with its index.
     fn run(self, iv: &[u32; 8], messages: &[&[u8]], mut put: impl FnMut(usize, [u8; 32])) {
-        #[allow(unused_mut)]
-        let mut done = 0;
+        let one = |m: &[u8]| Core256::oneshot(iv, Kernel256::best(), m);
         #[cfg(target_arch = "x86_64")]
         if let Many256::X86Avx512(t) = self {
             let min = if matches!(Kernel256::best(), Kernel256::Soft) {
@@ -297,18 +309,17 @@ impl Many256 {
             } else {
                 MANY_MIN_SHA
             };
-            let bits = (messages.first().map_or(0, |m| m.len()) as u64).wrapping_mul(8);
-            done = lane_groups(
+            lane_groups(
                 iv,
                 messages,
                 min,
-                &bits.to_be_bytes(),
                 |st, input| x86_avx512::compress256_x16(t, st, input),
-                |i, s| put(i, Core256::output(s)),
+                |i, s| put(i, s.map_or_else(|| one(messages[i]), Core256::output)),
             );
+            return;
         }
-        for (i, m) in messages.iter().enumerate().skip(done) {
-            put(i, Core256::oneshot(iv, Kernel256::best(), m));
+        for (i, m) in messages.iter().enumerate() {
+            put(i, one(m));
         }
     }
 }
@@ -316,22 +327,20 @@ impl Many256 {
 impl Many512 {
     /// As [`Many256::run`], for the SHA-512 family (all 64 bytes of the chaining value).
     fn run(self, iv: &[u64; 8], messages: &[&[u8]], mut put: impl FnMut(usize, [u8; 64])) {
-        #[allow(unused_mut)]
-        let mut done = 0;
+        let one = |m: &[u8]| Core512::oneshot(iv, Kernel512::best(), m);
         #[cfg(target_arch = "x86_64")]
         if let Many512::X86Avx512(t) = self {
-            let bits = (messages.first().map_or(0, |m| m.len()) as u128).wrapping_mul(8);
-            done = lane_groups(
+            lane_groups(
                 iv,
                 messages,
                 MANY_MIN_512,
-                &bits.to_be_bytes(),
                 |st, input| x86_avx512::compress512_x8(t, st, input),
-                |i, s| put(i, Core512::output(s)),
+                |i, s| put(i, s.map_or_else(|| one(messages[i]), Core512::output)),
             );
+            return;
         }
-        for (i, m) in messages.iter().enumerate().skip(done) {
-            put(i, Core512::oneshot(iv, Kernel512::best(), m));
+        for (i, m) in messages.iter().enumerate() {
+            put(i, one(m));
         }
     }
 }
@@ -614,15 +623,16 @@ macro_rules! sha2_type {
 macro_rules! sha2_many {
     ($name:ident, $iv:ident, $out_len:expr, $Many:ident, $ManyBackend:ident, $lanes:literal) => {
         impl $name {
-            /// The digest of each of `messages`, all of the same length, into `digests`
-            /// (one per message). With the `x86_avx512` backend of
-            #[doc = concat!("[`", stringify!($ManyBackend), "`] ", $lanes, " messages are hashed at a")]
-            /// time, one in each lane of the vector registers (faster per message than one
-            /// by one, even where the CPU has SHA extensions: BENCHMARKS.md); otherwise,
-            /// and for the last few messages, one by one.
+            /// The digest of each of `messages` (of any lengths) into `digests` (one per
+            /// message). With the `x86_avx512` backend of
+            #[doc = concat!("[`", stringify!($ManyBackend), "`] ", $lanes, " messages of one block count")]
+            /// (for instance of one length) are hashed at a time, one in each lane of the
+            /// vector registers (faster per message than one by one, even where the CPU has
+            /// SHA extensions: BENCHMARKS.md); the messages are gathered by block count
+            /// whatever their order, a few counts at a time. Otherwise, and for the few
+            /// messages of a count left over, one by one.
             ///
-            /// [`Error::LengthMismatch`] if `digests` is not as long as `messages`,
-            /// [`Error::InvalidParameter`] if the messages differ in length.
+            /// [`Error::LengthMismatch`] if `digests` is not as long as `messages`.
             ///
             /// ```
             #[doc = concat!("use shyfr::hash::sha2::", stringify!($name), ";")]

@@ -35,7 +35,7 @@
 //! BENCHMARKS.md for the comparison with OpenSSL.
 //!
 //! The file also holds the kernels of the `digest_many` functions (families `sha256-many`
-//! and `sha512-many`): sixteen SHA-256 or eight SHA-512 messages of one length side by
+//! and `sha512-many`): sixteen SHA-256 or eight SHA-512 messages of one block count side by
 //! side, message `j` in lane `j` (32 or 64 bits) of every zmm register (state, schedule),
 //! so one `vprord`/`vprorq` or `vpternlog` does a step of every message; each block of the
 //! messages is loaded as rows and transposed (64 or 24 shuffles), the rounds are the plain

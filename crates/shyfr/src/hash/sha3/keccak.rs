@@ -113,6 +113,16 @@ impl Kernel {
         Kernel::best()
     }
 
+    /// Whether this is the eight-state kernel (`x86_avx512`), which the `*_many` functions
+    /// run on [`MANY`] messages at once; the others hash them one by one.
+    fn is_wide(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let Kernel::X86Avx512(_) = self {
+            return true;
+        }
+        false
+    }
+
     /// [`permute`](Self::permute) on each of [`MANY`] states.
     fn permute_many(self, states: &mut [[u64; 25]; MANY]) {
         match self {
@@ -144,10 +154,17 @@ impl Kernel {
     }
 }
 
+/// Fewest messages of one block count for which the eight-state kernel runs (a batch from
+/// [`crate::hash::batches`]); fewer go one by one on the one-state kernel. Eight states
+/// take about the time of two messages one by one (Intel Xeon, SHA3-256, 136 and 1,000
+/// bytes: 2.3 and 1.8; Zen 4 about 2: BENCHMARKS.md).
+const MANY_MIN: usize = 3;
+
 /// The sponge (rate `rate`, suffix `domain`, empty initial state) of each message of
-/// `messages`, all of one length, squeezed to `out_len` bytes into consecutive `out_len`-byte
-/// pieces of `out`, [`MANY`] messages at a time. The caller checks the lengths
-/// (`out.len() == messages.len() * out_len`, equal message lengths).
+/// `messages`, squeezed to `out_len` bytes into consecutive `out_len`-byte pieces of `out`:
+/// with the eight-state kernel, messages of one count of whole blocks [`MANY`] at a time
+/// (from [`crate::hash::batches`]), the others one by one. The caller checks
+/// `out.len() == messages.len() * out_len`.
 pub(crate) fn sponge_many(
     kernel: Kernel,
     rate: usize,
@@ -160,41 +177,64 @@ pub(crate) fn sponge_many(
     if out_len == 0 {
         return;
     }
-    for (group, outs) in messages.chunks(MANY).zip(out.chunks_mut(MANY * out_len)) {
-        // Unused lanes of a short last group hash the group's first message again.
-        let m: [&[u8]; MANY] = core::array::from_fn(|s| *group.get(s).unwrap_or(&group[0]));
-        let len = m[0].len();
-        let whole = len - len % rate;
-        let mut states = [[0u64; 25]; MANY];
-        kernel.absorb_many(&mut states, m.map(|x| &x[..whole]), rate);
-        // The last block: the tail, the domain suffix and `pad10*1` (FIPS 202 B.2).
-        let mut last = [[0u8; STATE_BYTES]; MANY];
-        for (l, x) in last.iter_mut().zip(m) {
-            let tail = &x[whole..];
-            l[..tail.len()].copy_from_slice(tail);
-            l[tail.len()] ^= domain;
-            l[rate - 1] ^= 0x80;
+    let wide = kernel.is_wide();
+    // One by one: on the best one-state kernel where `kernel` is the eight-state one.
+    let one = if wide { Kernel::best() } else { kernel };
+    let alone = |i: usize, out: &mut [u8]| {
+        let mut sp = Sponge::new(one, rate, domain);
+        sp.absorb(messages[i]);
+        sp.finish();
+        sp.squeeze(&mut out[i * out_len..(i + 1) * out_len]);
+    };
+    if !wide {
+        for i in 0..messages.len() {
+            alone(i, out);
         }
-        kernel.absorb_many(
-            &mut states,
-            core::array::from_fn(|s| &last[s][..rate]),
-            rate,
-        );
-        let mut pos = 0;
-        loop {
-            let n = (out_len - pos).min(rate);
-            for (o, st) in outs.chunks_mut(out_len).zip(&states) {
-                copy_bytes(st, 0, &mut o[pos..pos + n]);
-            }
-            pos += n;
-            if pos == out_len {
-                break;
-            }
-            kernel.permute_many(&mut states);
-        }
-        zeroize::Zeroize::zeroize(&mut last);
-        zeroize::Zeroize::zeroize(states.as_flattened_mut());
+        return;
     }
+    crate::hash::batches::<MANY>(
+        messages,
+        |len| len / rate,
+        |batch| {
+            let n = batch.len();
+            if n < MANY_MIN {
+                batch.iter().for_each(|&i| alone(i, out));
+                return;
+            }
+            // Lanes past the last message repeat it; their results are dropped.
+            let m: [&[u8]; MANY] = core::array::from_fn(|s| messages[batch[s.min(n - 1)]]);
+            let whole = m[0].len() - m[0].len() % rate;
+            let mut states = [[0u64; 25]; MANY];
+            kernel.absorb_many(&mut states, m.map(|x| &x[..whole]), rate);
+            // The last block of each: its tail, the domain suffix and `pad10*1` (FIPS 202 B.2).
+            let mut last = [[0u8; STATE_BYTES]; MANY];
+            for (l, x) in last.iter_mut().zip(m) {
+                let tail = &x[whole..];
+                l[..tail.len()].copy_from_slice(tail);
+                l[tail.len()] ^= domain;
+                l[rate - 1] ^= 0x80;
+            }
+            kernel.absorb_many(
+                &mut states,
+                core::array::from_fn(|s| &last[s][..rate]),
+                rate,
+            );
+            let mut pos = 0;
+            loop {
+                let k = (out_len - pos).min(rate);
+                for (&i, st) in batch.iter().zip(&states) {
+                    copy_bytes(st, 0, &mut out[i * out_len + pos..i * out_len + pos + k]);
+                }
+                pos += k;
+                if pos == out_len {
+                    break;
+                }
+                kernel.permute_many(&mut states);
+            }
+            zeroize::Zeroize::zeroize(&mut last);
+            zeroize::Zeroize::zeroize(states.as_flattened_mut());
+        },
+    );
 }
 
 /// Whether kernel `hw` computes what `sw` does: one permutation of a fixed state, then

@@ -16,10 +16,10 @@
 //! Zen 4, SHA3-256 of 16 KiB runs at 5.5 cycles/byte against 6.8 for the scalar `x86_bmi`
 //! (`shyfr-bench`, same run; OpenSSL 7.2). On Intel cores, whose vector logic has fewer
 //! ports, `x86_bmi` measured faster (Sapphire Rapids class, SHA3-256 16 KiB 5.85 against
-//! 6.19-6.38 cycles/byte) and is chosen before `x86_avx512` there. Where many messages of
-//! one length are hashed, [`Sha3_256::digest_many`] (and the other `*_many` functions) run
-//! eight of them side by side in the 64-bit lanes of `zmm` registers with the same round
-//! code: on Zen 4, 64 messages of 16 KiB at about 1.4 cycles/byte.
+//! 6.19-6.38 cycles/byte) and is chosen before `x86_avx512` there. Where many messages are
+//! hashed, [`Sha3_256::digest_many`] (and the other `*_many` functions) run
+//! eight of one count of whole blocks at a time side by side in the 64-bit lanes of `zmm`
+//! registers with the same round code: on Zen 4, 64 messages of 16 KiB at about 1.4 cycles/byte.
 //!
 //! Every backend is constant time: Keccak has no table look-up, and no branch depends on
 //! data (only on lengths).
@@ -140,13 +140,15 @@ macro_rules! sha3_hash {
                 h.finalize()
             }
 
-            /// The digest of each of `messages`, all of the same length, into `digests`
-            /// (one per message). With the `x86_avx512` backend eight messages are hashed
-            /// at a time, one in each 64-bit lane of the vector registers, several times
-            /// faster than one by one; other backends hash them one by one.
+            /// The digest of each of `messages` (of any lengths) into `digests`
+            /// (one per message). With the `x86_avx512` backend eight messages with one
+            /// count of whole blocks (for instance of one length) are hashed at a time, one
+            /// in each 64-bit lane of the vector registers, several times faster than one
+            /// by one; the messages are gathered by that count whatever their order, a few
+            /// counts at a time, and those left over, like all messages on other backends,
+            /// are hashed one by one.
             ///
-            /// [`Error::LengthMismatch`] if `digests` is not as long as `messages`,
-            /// [`Error::InvalidParameter`] if the messages differ in length.
+            /// [`Error::LengthMismatch`] if `digests` is not as long as `messages`.
             pub fn digest_many(messages: &[&[u8]], digests: &mut [[u8; $out]]) -> Result<(), Error> {
                 Self::many(Kernel::best_many(), messages, digests)
             }
@@ -333,14 +335,14 @@ macro_rules! shake {
                 x.finalize_xof().read(out);
             }
 
-            /// For each of `messages`, all of the same length, the first `out_len` output
+            /// For each of `messages` (of any lengths), the first `out_len` output
             /// bytes, into consecutive `out_len`-byte pieces of `out`
             /// (`out.len() == messages.len() * out_len`). With the `x86_avx512` backend
-            /// eight messages are processed at a time, one in each 64-bit lane of the
-            /// vector registers; other backends process them one by one.
+            /// eight messages with one count of whole blocks are processed at a time, one
+            /// in each 64-bit lane of the vector registers (gathered as for `digest_many`);
+            /// other backends process them one by one.
             ///
-            /// [`Error::LengthMismatch`] if `out` has the wrong length,
-            /// [`Error::InvalidParameter`] if the messages differ in length.
+            /// [`Error::LengthMismatch`] if `out` has the wrong length.
             pub fn digest_many_into(
                 messages: &[&[u8]],
                 out_len: usize,
