@@ -131,8 +131,8 @@ pub(crate) fn check_many(messages: &[&[u8]], outputs: usize) -> Result<(), Error
     Ok(())
 }
 
-/// Batches open at once in [`batches`].
-const OPEN_BATCHES: usize = 4;
+/// Batches open at once in [`batches`] (a table of 16 x (L + 2) words on the stack).
+const OPEN_BATCHES: usize = 16;
 
 /// Hands the indices of `messages` to `run` in batches of 1 to `L` messages with one `key`
 /// (a message's block count for a multi-message kernel, from its length), each index
@@ -207,9 +207,9 @@ mod tests {
         let lens: [usize; 97] = core::array::from_fn(|i| (i * 37) % 41);
         let data = [0u8; 64];
         let msgs: [&[u8]; 97] = core::array::from_fn(|i| &data[..lens[i]]);
-        // Six keys (more than are open at once), then four (as many): then every batch but
-        // the last of each key is full.
-        for (div, most_short) in [(7, 97), (11, 4)] {
+        // 21 keys (more than are open at once), then four: then every batch but the last
+        // of each key is full.
+        for (div, most_short) in [(2, 97), (11, 4)] {
             let mut seen = [0u32; 97];
             let mut short = 0;
             batches::<5>(
