@@ -662,6 +662,20 @@ fn one_by_stem(stem: &str, m: &[u8]) -> Vec<u8> {
 const STEMS256: [&str; 2] = ["SHA224", "SHA256"];
 const STEMS512: [&str; 4] = ["SHA384", "SHA512", "SHA512_224", "SHA512_256"];
 
+/// Every backend of both many-message families that runs here, each with the SHAVS stems
+/// of its family's hashes.
+fn many_backends() -> Vec<(&'static [&'static str], &'static str)> {
+    common::backends::<Sha256ManyBackend>()
+        .into_iter()
+        .map(|b| (&STEMS256[..], b.name()))
+        .chain(
+            common::backends::<Sha512ManyBackend>()
+                .into_iter()
+                .map(|b| (&STEMS512[..], b.name())),
+        )
+        .collect()
+}
+
 /// Every SHAVS message of the family's hashes through `digest_many`, as groups of 1, 9,
 /// 17 and 24 copies (lane sets partly filled and full, remainders one by one), on backend
 /// `b`.
@@ -708,28 +722,11 @@ fn many_shavs_vectors() {
 fn many_mixed_lengths() {
     let msgs: Vec<Vec<u8>> = (0..50).map(|i| data(100 + (i * 7) % 45, i as u8)).collect();
     let refs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
-    for (stems, names) in [
-        (
-            &STEMS256[..],
-            common::backends::<Sha256ManyBackend>()
-                .iter()
-                .map(|b| b.name())
-                .collect::<Vec<_>>(),
-        ),
-        (
-            &STEMS512[..],
-            common::backends::<Sha512ManyBackend>()
-                .iter()
-                .map(|b| b.name())
-                .collect(),
-        ),
-    ] {
-        for b in names {
-            for stem in stems {
-                let got = many_by_stem(stem, b, &refs).expect("backend of the family");
-                for (k, (m, d)) in msgs.iter().zip(&got).enumerate() {
-                    assert_eq!(d, &one_by_stem(stem, m), "{stem} {b} message {k}");
-                }
+    for (stems, b) in many_backends() {
+        for stem in stems {
+            let got = many_by_stem(stem, b, &refs).expect("backend of the family");
+            for (k, (m, d)) in msgs.iter().zip(&got).enumerate() {
+                assert_eq!(d, &one_by_stem(stem, m), "{stem} {b} message {k}");
             }
         }
     }
@@ -790,16 +787,7 @@ proptest! {
             })
             .collect();
         let refs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
-        let names: Vec<(&[&str], &str)> = common::backends::<Sha256ManyBackend>()
-            .into_iter()
-            .map(|b| (&STEMS256[..], b.name()))
-            .chain(
-                common::backends::<Sha512ManyBackend>()
-                    .into_iter()
-                    .map(|b| (&STEMS512[..], b.name())),
-            )
-            .collect();
-        for (stems, b) in names {
+        for (stems, b) in many_backends() {
             for stem in stems {
                 let got = many_by_stem(stem, b, &refs).expect("backend of the family");
                 prop_assert_eq!(got.len(), count);
