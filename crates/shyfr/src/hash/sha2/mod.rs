@@ -234,27 +234,23 @@ const MANY_MIN_512: usize = 3;
 
 /// The multi-message kernel's part of a `digest_many` call: the messages in batches of
 /// `L` with one block count ([`super::batches`]); a batch of at least `min` messages runs
-/// side by side from `iv`, each final chaining value handed to `put` with the message's
-/// index; each message of a smaller batch is handed to `put` with `None`, for the caller
-/// to hash alone. `B` is the block length; the padding's big-endian length field is
-/// `B / 8` bytes (8 or 16).
+/// side by side (`kernel`, which pads each message in its registers and writes each
+/// digest's `D` bytes), each digest handed to `put` with the message's index; each
+/// message of a smaller batch is handed to `put` with `None`, for the caller to hash
+/// alone. `B` is the block length; the padding's big-endian length field is `B / 8` bytes
+/// (8 or 16).
 #[cfg(target_arch = "x86_64")]
-fn lane_groups<Wd: Copy + zeroize::DefaultIsZeroes, const L: usize, const B: usize>(
-    iv: &[Wd; 8],
+fn lane_groups<const L: usize, const B: usize, const D: usize>(
     messages: &[&[u8]],
     min: usize,
-    mut kernel: impl FnMut(&mut [[Wd; 8]; L], &x86_avx512::Lanes<'_, B>),
-    mut put: impl FnMut(usize, Option<&[Wd; 8]>),
+    mut kernel: impl FnMut(&x86_avx512::Lanes<'_>, &mut [[u8; D]; L]),
+    mut put: impl FnMut(usize, Option<&[u8; D]>),
 ) {
     // Whole blocks, then one padded tail block, or two when the length field does not fit
     // after the last bytes: the key is the pair of counts.
     let field = B / 8;
     let tail_of = |len: usize| if len % B < B - field { 1 } else { 2 };
-    // Aligned to 64 bytes: the kernel loads each block as 64-byte rows.
-    #[repr(C, align(64))]
-    struct Tails<const B: usize, const L: usize>([[[u8; B]; 2]; L]);
-    let mut tails = Tails([[[0u8; B]; 2]; L]);
-    let tails = &mut tails.0;
+    let mut out = [[0u8; D]; L];
     let run = |batch: &[usize]| {
         let n = batch.len();
         if n < min.max(1) {
@@ -263,38 +259,19 @@ fn lane_groups<Wd: Copy + zeroize::DefaultIsZeroes, const L: usize, const B: usi
         }
         // Lanes past the last message repeat it; their results are dropped.
         let group: [&[u8]; L] = core::array::from_fn(|j| messages[batch[j.min(n - 1)]]);
-        let (whole, tail) = (group[0].len() / B, tail_of(group[0].len()));
-        for (tb, m) in tails.iter_mut().zip(group) {
-            let rest = &m[B * whole..];
-            // The used blocks zeroed, a fixed size each (stores in line, no call).
-            for blk in &mut tb[..tail] {
-                *blk = [0; B];
-            }
-            let flat = &mut tb.as_flattened_mut()[..B * tail];
-            flat[..rest.len()].copy_from_slice(rest);
-            flat[rest.len()] = 0x80;
-            // The length in bits, modulo the field's range (2^64 or 2^128).
-            let bits = (m.len() as u128).wrapping_mul(8).to_be_bytes();
-            flat[B * tail - field..].copy_from_slice(&bits[16 - field..]);
+        let len = group[0].len();
+        let lanes = x86_avx512::Lanes {
+            msgs: &group,
+            whole: len / B,
+            tail: tail_of(len),
+        };
+        kernel(&lanes, &mut out);
+        for (&i, d) in batch.iter().zip(&out) {
+            put(i, Some(d));
         }
-        let blocks: [&[[u8; B]]; L] = group.map(|m| &m.as_chunks::<B>().0[..whole]);
-        let mut st = [*iv; L];
-        kernel(
-            &mut st,
-            &x86_avx512::Lanes {
-                blocks: &blocks,
-                whole,
-                tails,
-                tail,
-            },
-        );
-        for (j, s) in st.iter().enumerate().take(n) {
-            put(batch[j], Some(s));
-        }
-        zeroize::Zeroize::zeroize(st.as_flattened_mut());
     };
     super::batches::<L>(messages, |len| 2 * (len / B) + tail_of(len), run);
-    crate::wipe::wipe(tails.as_flattened_mut().as_flattened_mut());
+    crate::wipe::wipe(out.as_flattened_mut());
 }
 
 impl Many256 {
@@ -309,12 +286,11 @@ impl Many256 {
             } else {
                 MANY_MIN_SHA
             };
-            lane_groups(
-                iv,
+            lane_groups::<16, 64, 32>(
                 messages,
                 min,
-                |st, input| x86_avx512::compress256_x16(t, st, input),
-                |i, s| put(i, s.map_or_else(|| one(messages[i]), Core256::output)),
+                |input, out| x86_avx512::compress256_x16(t, iv, input, out),
+                |i, d| put(i, d.map_or_else(|| one(messages[i]), |d| *d)),
             );
             return;
         }
@@ -330,12 +306,11 @@ impl Many512 {
         let one = |m: &[u8]| Core512::oneshot(iv, Kernel512::best(), m);
         #[cfg(target_arch = "x86_64")]
         if let Many512::X86Avx512(t) = self {
-            lane_groups(
-                iv,
+            lane_groups::<8, 128, 64>(
                 messages,
                 MANY_MIN_512,
-                |st, input| x86_avx512::compress512_x8(t, st, input),
-                |i, s| put(i, s.map_or_else(|| one(messages[i]), Core512::output)),
+                |input, out| x86_avx512::compress512_x8(t, iv, input, out),
+                |i, d| put(i, d.map_or_else(|| one(messages[i]), |d| *d)),
             );
             return;
         }

@@ -40,8 +40,12 @@
 //! so one `vprord`/`vprorq` or `vpternlog` does a step of every message; each block of the
 //! messages is loaded as rows and transposed (64 or 24 shuffles), the rounds are the plain
 //! FIPS 180-4 ones with the three-input XORs, `Ch` and `Maj` as `vpternlog`. One kernel
-//! (`blocks_many`) for both word sizes, the differences in the `Word` trait. No SHA
-//! extensions: it wins on the number of messages, not on one message (BENCHMARKS.md).
+//! (`blocks_many`) for both word sizes, the differences in the `Word` trait. It takes the
+//! messages themselves and the initial value: the padded tail rows are masked loads of each
+//! message's last bytes with the `0x80` merged in and the length field set after the
+//! transpose, the initial value a broadcast, the digests byte-swapped and transposed in
+//! registers and stored (no tail buffer to fill and wipe). No SHA extensions: it wins on
+//! the number of messages, not on one message (BENCHMARKS.md).
 //!
 //! Everything is additions, rotations, shifts and bitwise logic: constant time.
 
@@ -143,7 +147,8 @@ pub(super) const LANES512: usize = 8;
 
 // SAFETY (of every intrinsic in the `Word` impls and the round helpers below, which name
 // this note): they are `#[inline(always)]` into `blocks_many`, their one caller, which
-// enables AVX-512 F/VL/BW; none of them touches memory.
+// enables AVX-512 F/VL/BW; none of them touches memory but `length_field`'s two loads of
+// its own arrays.
 
 /// A SHA-2 word size in the lanes of zmm registers: the operations that differ between
 /// SHA-256 (32-bit lanes, sixteen messages) and SHA-512 (64-bit lanes, eight). Every method
@@ -153,6 +158,14 @@ trait Word {
     const LANES: usize;
     /// Rounds per block.
     const ROUNDS: usize;
+    /// The word (`u32` or `u64`).
+    type Elem: Copy;
+    /// `x` in every lane.
+    fn splat(x: Self::Elem) -> __m512i;
+    /// The padding's length field of each message of `msgs` (one per lane), as the last
+    /// two words of a block: (high word, low word) of the length in bits, modulo 2^64
+    /// (SHA-256) or 2^128 (SHA-512).
+    fn length_field(msgs: &[&[u8]]) -> (__m512i, __m512i);
     /// Lane-wise addition.
     fn add(a: __m512i, b: __m512i) -> __m512i;
     /// `Σ0`, `Σ1`, `σ0`, `σ1` of FIPS 180-4 (4.4 to 4.7, 4.10 to 4.13).
@@ -185,6 +198,25 @@ struct W64;
 impl Word for W32 {
     const LANES: usize = LANES256;
     const ROUNDS: usize = 64;
+    type Elem = u32;
+    #[inline(always)]
+    fn splat(x: u32) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe { _mm512_set1_epi32(x as i32) }
+    }
+    #[inline(always)]
+    fn length_field(msgs: &[&[u8]]) -> (__m512i, __m512i) {
+        let bits = |j: usize| (msgs[j].len() as u64).wrapping_mul(8);
+        let hi: [u32; 16] = core::array::from_fn(|j| (bits(j) >> 32) as u32);
+        let lo: [u32; 16] = core::array::from_fn(|j| bits(j) as u32);
+        // SAFETY: see above the impl; each load reads one array of 64 bytes.
+        unsafe {
+            (
+                _mm512_loadu_si512(hi.as_ptr().cast()),
+                _mm512_loadu_si512(lo.as_ptr().cast()),
+            )
+        }
+    }
     #[inline(always)]
     fn add(a: __m512i, b: __m512i) -> __m512i {
         // SAFETY: see above the impl.
@@ -284,6 +316,25 @@ impl Word for W32 {
 impl Word for W64 {
     const LANES: usize = LANES512;
     const ROUNDS: usize = 80;
+    type Elem = u64;
+    #[inline(always)]
+    fn splat(x: u64) -> __m512i {
+        // SAFETY: see above the impl.
+        unsafe { _mm512_set1_epi64(x as i64) }
+    }
+    #[inline(always)]
+    fn length_field(msgs: &[&[u8]]) -> (__m512i, __m512i) {
+        // The bit length's high 64 bits are the byte length's top three bits.
+        let hi: [u64; 8] = core::array::from_fn(|j| (msgs[j].len() as u64) >> 61);
+        let lo: [u64; 8] = core::array::from_fn(|j| (msgs[j].len() as u64).wrapping_mul(8));
+        // SAFETY: see above the impl; each load reads one array of 64 bytes.
+        unsafe {
+            (
+                _mm512_loadu_si512(hi.as_ptr().cast()),
+                _mm512_loadu_si512(lo.as_ptr().cast()),
+            )
+        }
+    }
     #[inline(always)]
     fn add(a: __m512i, b: __m512i) -> __m512i {
         // SAFETY: see above the impl.
@@ -410,65 +461,87 @@ fn rounds16<W: Word>(s: &mut [__m512i; 8], w: &[__m512i; 16], base: usize) {
 /// = `W[t]`.
 #[inline(always)]
 fn schedule16<W: Word>(w: &mut [__m512i; 16]) {
-    for i in 0..16 {
-        let s = W::add(W::small0(w[(i + 1) % 16]), W::small1(w[(i + 14) % 16]));
-        w[i] = W::add(W::add(w[i], w[(i + 9) % 16]), s);
+    // Written out with constant indices: as a loop, LLVM kept the ring on the stack (a
+    // store and a reload on every step's chain).
+    macro_rules! steps {
+        ($($i:literal)*) => {$(
+            let s = W::add(W::small0(w[($i + 1) % 16]), W::small1(w[($i + 14) % 16]));
+            w[$i] = W::add(W::add(w[$i], w[($i + 9) % 16]), s);
+        )*};
     }
+    steps!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
 }
 
-/// The input of a multi-message kernel: for each lane `j`, the message's `whole` blocks
-/// (`blocks[j]`) then its `tail` padded blocks (`tails[j]`, one or two).
-pub(super) struct Lanes<'a, const B: usize> {
-    pub(super) blocks: &'a [&'a [[u8; B]]],
+/// The input of a multi-message kernel: one message per lane (`msgs`, `W::LANES` of them),
+/// each of `whole` blocks and `tail` (one or two) more with its padding, which the kernel
+/// builds in registers.
+pub(super) struct Lanes<'a> {
+    pub(super) msgs: &'a [&'a [u8]],
     pub(super) whole: usize,
-    pub(super) tails: &'a [[[u8; B]; 2]],
     pub(super) tail: usize,
 }
 
-/// Compression of the blocks of `W::LANES` messages side by side (`input`), lane `j`
-/// holding message `j`, `state[j]` its chaining value (eight words).
+/// The hash of `W::LANES` messages side by side (`input`), lane `j` holding message `j`,
+/// from `iv` in every lane: `out[j]` the big-endian chaining value of message `j` (`D` =
+/// eight words of bytes).
+///
+/// A padded tail row is a masked load of the message's bytes left from that row (none
+/// past the message's end is read: a masked-off byte is not accessed), the `0x80` byte
+/// merged in at the message's end, and the length field set after the transpose (its
+/// bytes are zero there by the choice of `tail`).
 ///
 /// # Safety
 ///
-/// AVX, AVX2 and AVX-512 F/VL/BW are enabled.
+/// AVX, AVX2 and AVX-512 F/VL/BW are enabled; `input.msgs.len() == W::LANES ==
+/// out.len()`; every message is `input.whole * B` bytes or more and its padding fits
+/// `input.tail` blocks after them.
 #[target_feature(enable = "avx,avx2,avx512f,avx512vl,avx512bw")]
-unsafe fn blocks_many<W: Word, S: Copy, const B: usize>(state: &mut [S], input: &Lanes<'_, B>) {
+unsafe fn blocks_many<W: Word, const B: usize, const D: usize>(
+    iv: &[W::Elem; 8],
+    input: &Lanes<'_>,
+    out: &mut [[u8; D]],
+) {
     let n = input.whole + input.tail;
-    let block = |b: usize, j: usize| {
-        if b < input.whole {
-            &input.blocks[j][b]
-        } else {
-            &input.tails[j][b - input.whole]
-        }
-    };
     let l = W::LANES;
     // The bytes of a message's block in one register (64), and registers per block.
     let per = B / 64;
-    let sz = core::mem::size_of::<S>();
-    // SAFETY: the features are enabled here; each load reads inside a block (B bytes) or,
-    // masked, a chaining value (`sz` = 32 or 64 bytes); each masked store writes one.
+    // SAFETY: the features are enabled here; a whole-block load reads 64 bytes inside the
+    // message's first `whole` blocks; a tail load only the bytes its mask keeps, inside
+    // the message (the pointer formed with `wrapping_add`, never dereferenced past it);
+    // each masked store writes `D` bytes of one `out` row.
     unsafe {
         let swap = W::swap();
         let z = _mm512_setzero_si512();
-        let mut rows = [z; 16];
-        // The chaining value's `sz / 4` dwords (a masked load and store read and write no
-        // further).
-        let mask: __mmask16 = ((1u32 << (sz / 4)) - 1) as __mmask16;
-        for (j, st) in state.iter().enumerate() {
-            rows[j] = _mm512_maskz_loadu_epi32(mask, (st as *const S).cast());
-        }
-        W::transpose(&mut rows[..l]);
-        let mut s: [__m512i; 8] = core::array::from_fn(|i| rows[i]);
+        let pad = _mm512_set1_epi8(0x80u8 as i8);
+        let mut s: [__m512i; 8] = core::array::from_fn(|i| W::splat(iv[i]));
         for b in 0..n {
             let mut w = [z; 16];
             for half in 0..per {
+                let at = B * b + 64 * half;
                 let mut r = [z; 16];
-                for (j, x) in r[..l].iter_mut().enumerate() {
-                    let p = block(b, j).as_ptr().add(64 * half);
-                    *x = _mm512_shuffle_epi8(_mm512_loadu_si512(p.cast()), swap);
+                for (x, m) in r[..l].iter_mut().zip(input.msgs) {
+                    let row = if b < input.whole {
+                        _mm512_loadu_si512(m.as_ptr().add(at).cast())
+                    } else {
+                        // Bytes of the message from `at` on, and the 0x80 right after them
+                        // when it falls in this row.
+                        let left = m.len().saturating_sub(at);
+                        let keep = if left >= 64 { !0 } else { (1u64 << left) - 1 };
+                        let end = if m.len() >= at && left < 64 {
+                            1u64 << left
+                        } else {
+                            0
+                        };
+                        let v = _mm512_maskz_loadu_epi8(keep, m.as_ptr().wrapping_add(at).cast());
+                        _mm512_mask_mov_epi8(v, end, pad)
+                    };
+                    *x = _mm512_shuffle_epi8(row, swap);
                 }
                 W::transpose(&mut r[..l]);
                 w[l * half..l * (half + 1)].copy_from_slice(&r[..l]);
+            }
+            if b + 1 == n {
+                (w[14], w[15]) = W::length_field(input.msgs);
             }
             let start = s;
             rounds16::<W>(&mut s, &w, 0);
@@ -481,32 +554,66 @@ unsafe fn blocks_many<W: Word, S: Copy, const B: usize>(state: &mut [S], input: 
             }
         }
         let mut cols = [z; 16];
-        cols[..8].copy_from_slice(&s);
+        for (c, x) in cols.iter_mut().zip(s) {
+            *c = _mm512_shuffle_epi8(x, swap);
+        }
         W::transpose(&mut cols[..l]);
-        for (j, st) in state.iter_mut().enumerate() {
-            _mm512_mask_storeu_epi32((st as *mut S).cast(), mask, cols[j]);
+        // The row's first `D` bytes (a masked store writes no further).
+        let mask: __mmask16 = ((1u32 << (D / 4)) - 1) as __mmask16;
+        for (o, c) in out.iter_mut().zip(cols) {
+            _mm512_mask_storeu_epi32(o.as_mut_ptr().cast(), mask, c);
         }
     }
 }
 
-/// SHA-256 compression of sixteen messages side by side (see [`Lanes`]).
+/// SHA-256 of sixteen messages side by side from `iv` (see [`Lanes`]): `out[j]` the 32
+/// bytes of message `j`'s final chaining value.
+///
+/// # Panics
+///
+/// If `input` holds other than sixteen messages, or one shorter than its `whole` blocks
+/// or too long for its `tail`.
 #[inline]
 pub(super) fn compress256_x16(
     _t: crate::cpu::x86::Avx512,
-    state: &mut [[u32; 8]; LANES256],
-    input: &Lanes<'_, 64>,
+    iv: &[u32; 8],
+    input: &Lanes<'_>,
+    out: &mut [[u8; 32]; LANES256],
 ) {
-    // SAFETY: the `Avx512` token exists only when AVX, AVX2 and AVX-512 F/VL/BW are enabled.
-    unsafe { blocks_many::<W32, [u32; 8], 64>(state, input) }
+    check_lanes::<64>(input, LANES256);
+    // SAFETY: the `Avx512` token exists only when AVX, AVX2 and AVX-512 F/VL/BW are
+    // enabled; `input` was checked.
+    unsafe { blocks_many::<W32, 64, 32>(iv, input, out) }
 }
 
-/// SHA-512 compression of eight messages side by side (see [`Lanes`]).
+/// SHA-512 of eight messages side by side from `iv` (see [`Lanes`]): `out[j]` the 64
+/// bytes of message `j`'s final chaining value.
+///
+/// # Panics
+///
+/// As [`compress256_x16`], for eight messages.
 #[inline]
 pub(super) fn compress512_x8(
     _t: crate::cpu::x86::Avx512,
-    state: &mut [[u64; 8]; LANES512],
-    input: &Lanes<'_, 128>,
+    iv: &[u64; 8],
+    input: &Lanes<'_>,
+    out: &mut [[u8; 64]; LANES512],
 ) {
-    // SAFETY: the `Avx512` token exists only when AVX, AVX2 and AVX-512 F/VL/BW are enabled.
-    unsafe { blocks_many::<W64, [u64; 8], 128>(state, input) }
+    check_lanes::<128>(input, LANES512);
+    // SAFETY: the `Avx512` token exists only when AVX, AVX2 and AVX-512 F/VL/BW are
+    // enabled; `input` was checked.
+    unsafe { blocks_many::<W64, 128, 64>(iv, input, out) }
+}
+
+/// The contract of `blocks_many` on its input, for block length `B`: `lanes` messages,
+/// each of `whole` blocks or more (the loads of whole blocks stay inside); and (a wrong
+/// digest otherwise, not a wrong access) each message's rest, its `0x80` byte and its
+/// length field (`B / 8` bytes) filling the last of `tail` blocks.
+fn check_lanes<const B: usize>(input: &Lanes<'_>, lanes: usize) {
+    assert_eq!(input.msgs.len(), lanes);
+    for m in input.msgs {
+        assert!(m.len() >= B * input.whole);
+        let padded = m.len() - B * input.whole + 1 + B / 8;
+        debug_assert!(padded <= B * input.tail && padded > B * (input.tail - 1));
+    }
 }
