@@ -112,46 +112,6 @@ impl Kernel {
         }
         Kernel::best()
     }
-
-    /// Whether this is the eight-state kernel (`x86_avx512`), which the `*_many` functions
-    /// run on [`MANY`] messages at once; the others hash them one by one.
-    fn is_wide(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if let Kernel::X86Avx512(_) = self {
-            return true;
-        }
-        false
-    }
-
-    /// [`permute`](Self::permute) on each of [`MANY`] states.
-    fn permute_many(self, states: &mut [[u64; 25]; MANY]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::X86Avx512(t) => x86_avx512::permute_x8(states, t),
-            _ => {
-                for s in states.iter_mut() {
-                    self.permute(s);
-                }
-            }
-        }
-    }
-
-    /// [`absorb`](Self::absorb) of `blocks[s]` into `states[s]` for each of [`MANY`] states;
-    /// every `blocks[s]` has the same length.
-    fn absorb_many(self, states: &mut [[u64; 25]; MANY], blocks: [&[u8]; MANY], rate: usize) {
-        if blocks[0].is_empty() {
-            return;
-        }
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::X86Avx512(t) => x86_avx512::absorb_x8(states, blocks, rate, t),
-            _ => {
-                for (s, b) in states.iter_mut().zip(blocks) {
-                    self.absorb(s, b, rate);
-                }
-            }
-        }
-    }
 }
 
 /// Fewest messages of one block count for which the eight-state kernel runs (a batch from
@@ -177,64 +137,59 @@ pub(crate) fn sponge_many(
     if out_len == 0 {
         return;
     }
-    let wide = kernel.is_wide();
-    // One by one: on the best one-state kernel where `kernel` is the eight-state one.
-    let one = if wide { Kernel::best() } else { kernel };
-    let alone = |i: usize, out: &mut [u8]| {
+    // One by one: on `kernel`, or on the best one-state kernel where `kernel` is the
+    // eight-state one.
+    let alone = |one: Kernel, i: usize, out: &mut [u8]| {
         let mut sp = Sponge::new(one, rate, domain);
         sp.absorb(messages[i]);
         sp.finish();
         sp.squeeze(&mut out[i * out_len..(i + 1) * out_len]);
     };
-    if !wide {
-        for i in 0..messages.len() {
-            alone(i, out);
-        }
+    #[cfg(target_arch = "x86_64")]
+    if let Kernel::X86Avx512(t) = kernel {
+        let one = Kernel::best();
+        let mut states = [[0u64; 25]; MANY];
+        crate::hash::batches::<MANY>(
+            messages,
+            |len| len / rate,
+            |batch| {
+                let n = batch.len();
+                if n < MANY_MIN {
+                    batch.iter().for_each(|&i| alone(one, i, out));
+                    return;
+                }
+                // Lanes past the last message repeat it; their results are dropped.
+                let m: [&[u8]; MANY] = core::array::from_fn(|s| messages[batch[s.min(n - 1)]]);
+                x86_avx512::sponge_x8(&mut states, &m, rate, domain, t);
+                let mut pos = 0;
+                loop {
+                    let k = (out_len - pos).min(rate);
+                    for (&i, st) in batch.iter().zip(&states) {
+                        copy_bytes(st, 0, &mut out[i * out_len + pos..i * out_len + pos + k]);
+                    }
+                    pos += k;
+                    if pos == out_len {
+                        break;
+                    }
+                    x86_avx512::permute_x8(&mut states, t);
+                }
+            },
+        );
+        crate::wipe::wipe(bytes_of_states(&mut states));
         return;
     }
-    crate::hash::batches::<MANY>(
-        messages,
-        |len| len / rate,
-        |batch| {
-            let n = batch.len();
-            if n < MANY_MIN {
-                batch.iter().for_each(|&i| alone(i, out));
-                return;
-            }
-            // Lanes past the last message repeat it; their results are dropped.
-            let m: [&[u8]; MANY] = core::array::from_fn(|s| messages[batch[s.min(n - 1)]]);
-            let whole = m[0].len() - m[0].len() % rate;
-            let mut states = [[0u64; 25]; MANY];
-            kernel.absorb_many(&mut states, m.map(|x| &x[..whole]), rate);
-            // The last block of each: its tail, the domain suffix and `pad10*1` (FIPS 202 B.2).
-            let mut last = [[0u8; STATE_BYTES]; MANY];
-            for (l, x) in last.iter_mut().zip(m) {
-                let tail = &x[whole..];
-                l[..tail.len()].copy_from_slice(tail);
-                l[tail.len()] ^= domain;
-                l[rate - 1] ^= 0x80;
-            }
-            kernel.absorb_many(
-                &mut states,
-                core::array::from_fn(|s| &last[s][..rate]),
-                rate,
-            );
-            let mut pos = 0;
-            loop {
-                let k = (out_len - pos).min(rate);
-                for (&i, st) in batch.iter().zip(&states) {
-                    copy_bytes(st, 0, &mut out[i * out_len + pos..i * out_len + pos + k]);
-                }
-                pos += k;
-                if pos == out_len {
-                    break;
-                }
-                kernel.permute_many(&mut states);
-            }
-            zeroize::Zeroize::zeroize(&mut last);
-            zeroize::Zeroize::zeroize(states.as_flattened_mut());
-        },
-    );
+    for i in 0..messages.len() {
+        alone(kernel, i, out);
+    }
+}
+
+/// The bytes of eight states (to wipe them).
+#[cfg(target_arch = "x86_64")]
+fn bytes_of_states(states: &mut [[u64; 25]; MANY]) -> &mut [u8] {
+    let words = states.as_flattened_mut();
+    // SAFETY: `u64` has no padding and every byte pattern is a valid `u8`; the slice
+    // covers exactly the words' bytes and borrows them mutably.
+    unsafe { core::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), 8 * words.len()) }
 }
 
 /// Whether kernel `hw` computes what `sw` does: one permutation of a fixed state, then
@@ -256,20 +211,25 @@ pub(super) fn agree(hw: Kernel, sw: Kernel) -> bool {
         sw.absorb(&mut b, &data[..3 * rate], rate);
         ok &= a == b;
     }
-    // Eight states side by side, each from its own start and input.
-    let rate = 136;
-    let mut many: [[u64; 25]; MANY] = core::array::from_fn(|s| {
-        core::array::from_fn(|i| start[i].rotate_left(s as u32) ^ s as u64)
-    });
-    let inputs: [&[u8]; MANY] = core::array::from_fn(|s| &data[8 * s..8 * s + 2 * rate]);
-    hw.absorb_many(&mut many, inputs, rate);
-    hw.permute_many(&mut many);
-    for (s, got) in many.iter().enumerate() {
-        let mut want: [u64; 25] =
-            core::array::from_fn(|i| start[i].rotate_left(s as u32) ^ s as u64);
-        sw.absorb(&mut want, inputs[s], rate);
-        sw.permute(&mut want);
-        ok &= *got == want;
+    // Eight messages side by side (one count of whole blocks, tails of eight lengths),
+    // padded in the kernel, against the one-state sponge of `sw`.
+    #[cfg(target_arch = "x86_64")]
+    if let Kernel::X86Avx512(t) = hw {
+        let rate = 136;
+        // Tails on both sides of a row's end, and one byte short of the rate (the suffix and
+        // the last bit in one byte).
+        let tails = [0, 1, 8, 63, 64, 100, 127, 135];
+        let msgs: [&[u8]; MANY] = core::array::from_fn(|s| &data[s..s + rate + tails[s]]);
+        let mut many = [[0u64; 25]; MANY];
+        x86_avx512::sponge_x8(&mut many, &msgs, rate, 0x06, t);
+        x86_avx512::permute_x8(&mut many, t);
+        for (m, got) in msgs.iter().zip(&many) {
+            let mut want = Sponge::new(sw, rate, 0x06);
+            want.absorb(m);
+            want.finish();
+            sw.permute(&mut want.lanes);
+            ok &= *got == want.lanes;
+        }
     }
     ok
 }

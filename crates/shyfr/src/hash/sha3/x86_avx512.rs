@@ -3,7 +3,7 @@
 //! * **one state**: each of the 25 lanes in its own `xmm` register (AVX-512 has 32), for
 //!   [`permute`] and [`absorb`];
 //! * **eight states** side by side: element `s` of `zmm` register `i` is lane `i` of state
-//!   `s`, for [`permute_x8`] and [`absorb_x8`] (the `*_many` functions).
+//!   `s`, for [`permute_x8`] and [`sponge_x8`] (the `*_many` functions).
 //!
 //! Either way every step of the permutation is the scalar formula with a 64-bit lane
 //! replaced by a vector register ([`Lanes`]), and pi is a renaming. A round is about 95
@@ -257,29 +257,89 @@ fn permute_x8_kernel(states: &mut [[u64; 25]; 8]) {
     store_x8(states, &a);
 }
 
-#[target_feature(enable = "avx512f,avx512vl")]
-fn absorb_x8_kernel(states: &mut [[u64; 25]; 8], blocks: [&[u8]; 8], rate: usize) {
+/// XORs into `a` the block at byte `at` of each of `msgs`, `rate` bytes: a whole block, or
+/// with `pad = Some(domain)` the message's last bytes from `at` (fewer than `rate`) with the
+/// suffix `domain` after them and `pad10*1`'s last bit at byte `rate - 1` (FIPS 202, B.2).
+///
+/// # Safety
+///
+/// AVX-512 F, VL and BW are enabled; without `pad`, every message has `rate` bytes at
+/// `at`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+unsafe fn xor_block_x8(a: &mut X8, msgs: &[&[u8]; 8], at: usize, rate: usize, pad: Option<u8>) {
     let n = rate / 8;
-    let count = blocks[0].len() / rate;
-    let mut a = load_x8(states);
-    for b in 0..count {
-        for g in 0..n.div_ceil(8) {
-            let have = (n - 8 * g).min(8);
-            let mask = ((1u32 << have) - 1) as __mmask8;
-            // SAFETY: every `blocks[s]` has `count` blocks of `rate` bytes (checked by the
-            // caller); the masked load reads lanes `8g .. 8g + have` (below `n`) of block
-            // `b`, inside it.
-            let rows: [__m512i; 8] = core::array::from_fn(|s| unsafe {
-                _mm512_maskz_loadu_epi64(mask, blocks[s].as_ptr().add(b * rate + 64 * g).cast())
-            });
-            let mut cols = rows;
-            transpose_q8(&mut cols);
-            for (j, &c) in cols.iter().enumerate().take(have) {
-                a[8 * g + j] = _mm512_xor_si512(a[8 * g + j], c);
+    for g in 0..n.div_ceil(8) {
+        let have = (n - 8 * g).min(8);
+        let off = at + 64 * g;
+        let rows: [__m512i; 8] = core::array::from_fn(|s| {
+            let m = msgs[s];
+            // SAFETY: without `pad` the caller's contract: lanes `8g .. 8g + have` (below
+            // `n`) of the block are inside the message, and the masked load reads only
+            // those. With it, the byte mask keeps only the message's bytes from `off` on
+            // (the pointer formed with `wrapping_add`; a masked-off byte is not accessed).
+            unsafe {
+                match pad {
+                    None => _mm512_maskz_loadu_epi64(
+                        ((1u32 << have) - 1) as __mmask8,
+                        m.as_ptr().add(off).cast(),
+                    ),
+                    Some(domain) => {
+                        let left = m.len().saturating_sub(off);
+                        let keep = if left >= 64 { !0 } else { (1u64 << left) - 1 };
+                        let v = _mm512_maskz_loadu_epi8(keep, m.as_ptr().wrapping_add(off).cast());
+                        // The suffix right after the message, the last bit at the rate's end
+                        // (the same byte when the message fills all but one).
+                        let at_byte = |i: usize| {
+                            if i >= off && i - off < 64 {
+                                1u64 << (i - off)
+                            } else {
+                                0
+                            }
+                        };
+                        let d =
+                            _mm512_maskz_mov_epi8(at_byte(m.len()), _mm512_set1_epi8(domain as i8));
+                        let e = _mm512_maskz_mov_epi8(
+                            at_byte(at + rate - 1),
+                            _mm512_set1_epi8(0x80u8 as i8),
+                        );
+                        _mm512_ternarylogic_epi64::<0x96>(v, d, e)
+                    }
+                }
             }
+        });
+        let mut cols = rows;
+        transpose_q8(&mut cols);
+        for (j, &c) in cols.iter().enumerate().take(have) {
+            a[8 * g + j] = _mm512_xor_si512(a[8 * g + j], c);
         }
-        // SAFETY: this function is compiled with AVX-512 F and VL, which its callers proved.
-        unsafe { rounds(&mut a) };
+    }
+}
+
+/// The sponge of each of `msgs` from the zero state: its `whole` blocks, then its padded
+/// last block, each absorbed and permuted; the eight states left in `states`.
+///
+/// # Safety
+///
+/// AVX-512 F, VL and BW are enabled; each message has `whole * rate` bytes or more.
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+unsafe fn sponge_x8_kernel(
+    states: &mut [[u64; 25]; 8],
+    msgs: &[&[u8]; 8],
+    whole: usize,
+    rate: usize,
+    domain: u8,
+) {
+    let mut a = [_mm512_setzero_si512(); 25];
+    // SAFETY: the features are enabled here; block `b < whole` is inside every message
+    // (the caller's contract).
+    unsafe {
+        for b in 0..whole {
+            xor_block_x8(&mut a, msgs, b * rate, rate, None);
+            rounds(&mut a);
+        }
+        xor_block_x8(&mut a, msgs, whole * rate, rate, Some(domain));
+        rounds(&mut a);
     }
     store_x8(states, &a);
 }
@@ -290,14 +350,27 @@ pub(super) fn permute_x8(states: &mut [[u64; 25]; 8], _t: Avx512) {
     unsafe { permute_x8_kernel(states) }
 }
 
-/// For each `s`, XORs each `rate`-byte block of `blocks[s]` into `states[s]` and permutes;
-/// every `blocks[s]` has the same length, a whole number of blocks.
-pub(super) fn absorb_x8(states: &mut [[u64; 25]; 8], blocks: [&[u8]; 8], rate: usize, _t: Avx512) {
-    let len = blocks[0].len();
-    assert!(len.is_multiple_of(rate) && blocks.iter().all(|b| b.len() == len));
-    // SAFETY: the `Avx512` token proves AVX-512F and AVX-512VL are available; the lengths
-    // were checked above.
-    unsafe { absorb_x8_kernel(states, blocks, rate) }
+/// The sponge (rate `rate` bytes, at most 168; suffix `domain`) of each of `msgs`, whose
+/// lengths have one count of whole blocks, absorbed and padded, up to the permutation
+/// after its last block: `states[s]` is message `s`'s state, ready to squeeze.
+///
+/// # Panics
+///
+/// If the messages' lengths differ in their count of whole blocks, or `rate` is not a
+/// multiple of 8 between 8 and 168.
+pub(super) fn sponge_x8(
+    states: &mut [[u64; 25]; 8],
+    msgs: &[&[u8]; 8],
+    rate: usize,
+    domain: u8,
+    _t: Avx512,
+) {
+    assert!(rate.is_multiple_of(8) && (8..=168).contains(&rate));
+    let whole = msgs[0].len() / rate;
+    assert!(msgs.iter().all(|m| m.len() / rate == whole));
+    // SAFETY: the `Avx512` token proves AVX-512 F, VL and BW are available; every message
+    // has `whole` blocks (checked above).
+    unsafe { sponge_x8_kernel(states, msgs, whole, rate, domain) }
 }
 
 /// Keccak-f\[1600\] on `lanes`.
