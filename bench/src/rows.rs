@@ -397,11 +397,12 @@ fn awslc_hash(alg: &'static aws_lc_rs::digest::Algorithm) -> Op {
     })
 }
 
-// ---- SHA-256 of sixteen messages, SHA-512 of eight (`digest_many`; the peers one by one)
+// ---- SHA-256 of sixteen messages, SHA-512 and SHA3-256 of eight (`digest_many`; the peers
+// one by one)
 
 /// Messages a `sha256-x16` pass hashes: the buffer in sixteen equal pieces.
 const MANY256: usize = 16;
-/// Messages a `sha512-x8` pass hashes.
+/// Messages a `sha512-x8` or `sha3-256-x8` pass hashes.
 const MANY512: usize = 8;
 
 /// XORs the `N`-byte `d` into `out` (the output the implementations are checked on: the
@@ -619,8 +620,8 @@ macro_rules! hash_row {
 /// `$len` bytes) against every peer hashing them one by one (OpenSSL's `MessageDigest::$ossl`,
 /// RustCrypto's `$rc`, ring's `$ring`, aws-lc-rs's `$awslc`).
 macro_rules! many_row {
-    ($name:expr, $op:expr, $n:expr, $len:literal, $shyfr:ty, $ossl:ident, $rc:ty, $ring:expr,
-        $awslc:expr $(,)?) => {
+    ($name:expr, $op:expr, $n:expr, $len:literal, $shyfr:ty, $ossl:ident, $rc:ty,
+        $(ring: $ring:expr,)? awslc: $awslc:expr $(,)?) => {
         Row {
             name: $name,
             operation: $op,
@@ -645,12 +646,12 @@ macro_rules! many_row {
                         <$rc>::digest(m).into()
                     })
                 }),
-                (Ring, || {
+                $((Ring, || {
                     one_by_one::<$len>($n, |m| {
                         let d = ring::digest::digest(&$ring, m);
                         d.as_ref().try_into().expect("digest length")
                     })
-                }),
+                }),)?
                 (AwsLc, || {
                     one_by_one::<$len>($n, |m| {
                         let d = aws_lc_rs::digest::digest(&$awslc, m);
@@ -849,8 +850,8 @@ pub static ROWS: &[Row] = &[
         s2::Sha256,
         sha256,
         sha2::Sha256,
-        ring::digest::SHA256,
-        aws_lc_rs::digest::SHA256
+        ring: ring::digest::SHA256,
+        awslc: aws_lc_rs::digest::SHA256
     ),
     many_row!(
         "sha512-x8",
@@ -860,8 +861,8 @@ pub static ROWS: &[Row] = &[
         s2::Sha512,
         sha512,
         sha2::Sha512,
-        ring::digest::SHA512,
-        aws_lc_rs::digest::SHA512
+        ring: ring::digest::SHA512,
+        awslc: aws_lc_rs::digest::SHA512
     ),
     hash_row!("sha384", s2::Sha384, MessageDigest::sha384(),
         rc: sha2::Sha384, ring: ring::digest::SHA384, awslc: aws_lc_rs::digest::SHA384),
@@ -873,6 +874,16 @@ pub static ROWS: &[Row] = &[
         awslc: aws_lc_rs::digest::SHA512_256),
     hash_row!("sha3-256", s3::Sha3_256, MessageDigest::sha3_256(),
         rc: sha3::Sha3_256, awslc: aws_lc_rs::digest::SHA3_256),
+    many_row!(
+        "sha3-256-x8",
+        "hash 8 messages of 1/8 the size each (shyfr digest_many, peers one by one)",
+        MANY512,
+        32,
+        s3::Sha3_256,
+        sha3_256,
+        sha3::Sha3_256,
+        awslc: aws_lc_rs::digest::SHA3_256
+    ),
     hash_row!("sha3-512", s3::Sha3_512, MessageDigest::sha3_512(),
         rc: sha3::Sha3_512, awslc: aws_lc_rs::digest::SHA3_512),
     Row {
