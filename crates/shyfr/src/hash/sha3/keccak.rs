@@ -115,10 +115,11 @@ impl Kernel {
 }
 
 /// Fewest messages of one block count for which the eight-state kernel runs (a batch from
-/// [`crate::hash::batches`]); fewer go one by one on the one-state kernel. Eight states
-/// take about the time of two messages one by one (Intel Xeon, SHA3-256, 136 and 1,000
-/// bytes: 2.3 and 1.8; Zen 4 about 2: BENCHMARKS.md).
-const MANY_MIN: usize = 3;
+/// [`crate::hash::batches`]); a lone message goes one by one on the one-state kernel.
+/// Eight states take about the time of two messages or less one by one (Intel Xeon,
+/// SHA3-256, 1 to 100 and 1,000 bytes: 1.9-2.0 and 1.7 with the padding in the kernel,
+/// 2.3 and 1.8 before it; Zen 4 about 2 before it: BENCHMARKS.md).
+const MANY_MIN: usize = 2;
 
 /// The sponge (rate `rate`, suffix `domain`, empty initial state) of each message of
 /// `messages`, squeezed to `out_len` bytes into consecutive `out_len`-byte pieces of `out`:
