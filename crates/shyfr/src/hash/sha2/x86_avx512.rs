@@ -519,7 +519,7 @@ unsafe fn blocks_many<W: Word, const B: usize, const D: usize>(
             for half in 0..per {
                 let at = B * b + 64 * half;
                 let mut r = [z; 16];
-                for (x, m) in r[..l].iter_mut().zip(input.msgs) {
+                for (x, m) in r.iter_mut().zip(&input.msgs[..l]) {
                     let row = if b < input.whole {
                         _mm512_loadu_si512(m.as_ptr().add(at).cast())
                     } else {
