@@ -4,21 +4,28 @@
 //! slack and pass. Every backend of the SHA-2, SHA-3 and SHAKE one-message and
 //! `digest_many` paths, every length up to two blocks and more, and batches of messages
 //! of mixed lengths that all end at the guard page (the multi-message kernels pad each
-//! message's tail in registers under a byte mask); and AES-GCM on every AES and GHASH
-//! backend pair and engine, sealing and opening from and into buffers that end there.
+//! message's tail in registers under a byte mask); AES-GCM on every AES and GHASH backend
+//! pair and engine, sealing and opening from and into buffers that end there; AES ECB, CTR
+//! and XTS and Kalyna ECB, CTR (gamma) and CBC decryption on every backend, in place and
+//! from one guarded buffer into another.
 #![cfg(unix)]
 
 mod common;
 
 use shyfr::aead::gcm::AesGcm;
 use shyfr::aead::ghash;
-use shyfr::aes;
+use shyfr::aes::{self, Aes};
+use shyfr::block::InOutBuf;
 use shyfr::hash::sha2::{
     Sha224, Sha256, Sha256Backend, Sha256ManyBackend, Sha384, Sha512, Sha512Backend,
     Sha512ManyBackend, Sha512_256,
 };
 use shyfr::hash::sha3::{Backend as KeccakBackend, Sha3_256, Sha3_512, Shake128, Shake256};
 use shyfr::hash::XofReader;
+use shyfr::kalyna::{self, Kalyna};
+use shyfr::mode::ctr::Ctr;
+use shyfr::mode::ecb::Ecb;
+use shyfr::mode::xts::Xts;
 
 /// One readable page followed by one that may not be touched.
 struct Guarded {
@@ -293,6 +300,103 @@ fn aes_gcm_reads_and_writes_nothing_past_the_end() {
                         assert_eq!(src.tail(len), &pt[..], "{what} len {len}: open in place");
                     }
                 }
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "mmap and mprotect are foreign calls")]
+fn aes_modes_touch_nothing_past_the_end() {
+    let mut g = Guarded::new();
+    let (key, iv) = ([3u8; 32], [5u8; 16]);
+    let soft = || Aes::with_backend(&key, aes::Backend::Soft).unwrap();
+    for b in common::backends::<aes::Backend>() {
+        let c = Aes::with_backend(&key, b).unwrap();
+        for len in (0..=1040).chain([2048, 4095, 4096]) {
+            let what = format!("{b:?} len {len}");
+            let data = g.tail(len).to_vec();
+            // CTR, in place at the guard.
+            let mut want = data.clone();
+            Ctr::new(soft(), &iv)
+                .unwrap()
+                .apply_keystream(&mut want)
+                .unwrap();
+            Ctr::new(&c, &iv)
+                .unwrap()
+                .apply_keystream(g.tail_mut(len))
+                .unwrap();
+            assert_eq!(g.tail(len), &want[..], "{what}: ctr");
+            g.tail_mut(len).copy_from_slice(&data);
+            // ECB and XTS (whole blocks; XTS from one block with stealing).
+            if len % 16 == 0 {
+                let mut want = data.clone();
+                Ecb::new(soft()).encrypt(&mut want).unwrap();
+                Ecb::new(&c).encrypt(g.tail_mut(len)).unwrap();
+                assert_eq!(g.tail(len), &want[..], "{what}: ecb");
+                g.tail_mut(len).copy_from_slice(&data);
+            }
+            if len >= 16 {
+                let mut want = data.clone();
+                Xts::new(soft(), soft())
+                    .unwrap()
+                    .encrypt(&iv, &mut want)
+                    .unwrap();
+                let x = Xts::new(&c, &c).unwrap();
+                x.encrypt(&iv, g.tail_mut(len)).unwrap();
+                assert_eq!(g.tail(len), &want[..], "{what}: xts");
+                x.decrypt(&iv, g.tail_mut(len)).unwrap();
+                assert_eq!(g.tail(len), &data[..], "{what}: xts decrypt");
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "mmap and mprotect are foreign calls")]
+fn kalyna_touches_nothing_past_the_end() {
+    let (mut src, mut dst) = (Guarded::new(), Guarded::new());
+    for (bits, kl) in [
+        (128usize, 16usize),
+        (128, 32),
+        (256, 32),
+        (256, 64),
+        (512, 64),
+    ] {
+        let key: Vec<u8> = (0..kl).map(|i| (i * 13 + 1) as u8).collect();
+        let bl = bits / 8;
+        let soft = Kalyna::with_backend(bits, &key, kalyna::Backend::Soft).unwrap();
+        for b in common::backends::<kalyna::Backend>() {
+            let k = Kalyna::with_backend(bits, &key, b).unwrap();
+            for n in (0..=40).chain([63, 64]) {
+                let len = n * bl;
+                let what = format!("{b:?} {bits}/{} {n} blocks", 8 * kl);
+                let data = src.tail(len).to_vec();
+                // ECB from one guarded buffer into another, then back in place.
+                let mut want = data.clone();
+                soft.encrypt_blocks(&mut want).unwrap();
+                k.encrypt_blocks_to(src.tail(len), dst.tail_mut(len))
+                    .unwrap();
+                assert_eq!(dst.tail(len), &want[..], "{what}: ecb");
+                k.decrypt_blocks(dst.tail_mut(len)).unwrap();
+                assert_eq!(dst.tail(len), &data[..], "{what}: ecb decrypt");
+                // Gamma (CTR) and CBC decryption in place.
+                let ctr0: Vec<u8> = (0..bl).map(|i| (i * 3) as u8).collect();
+                let (mut c1, mut c2) = (ctr0.clone(), ctr0.clone());
+                let mut want = data.clone();
+                soft.gamma_blocks(&mut c2, InOutBuf::in_place(&mut want))
+                    .unwrap();
+                k.gamma_blocks(&mut c1, InOutBuf::in_place(dst.tail_mut(len)))
+                    .unwrap();
+                assert_eq!((dst.tail(len), &c1), (&want[..], &c2), "{what}: gamma");
+                let (mut i1, mut i2) = (ctr0.clone(), ctr0);
+                let mut want = data.clone();
+                soft.cbc_encrypt_blocks(&mut i2, InOutBuf::in_place(&mut want))
+                    .unwrap();
+                k.cbc_encrypt_blocks(&mut i1, InOutBuf::in_place(src.tail_mut(len)))
+                    .unwrap();
+                assert_eq!(src.tail(len), &want[..], "{what}: cbc");
+                src.tail_mut(len).copy_from_slice(&data);
             }
         }
     }
