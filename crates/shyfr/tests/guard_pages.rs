@@ -169,6 +169,30 @@ fn batches(len: usize) -> [Vec<usize>; 2] {
     ]
 }
 
+/// A `digest_many_with_backend` function on backends `B` with `N`-byte digests.
+type Many<B, const N: usize> = fn(B, &[&[u8]], &mut [[u8; N]]) -> Result<(), shyfr::Error>;
+
+/// `many` (a `digest_many_with_backend`) on backend `b` against `one` (the one-message
+/// digest) of a copy of each of `msgs` in an ordinary buffer.
+fn many_equal<B: Copy + core::fmt::Debug, const N: usize>(
+    b: B,
+    many: Many<B, N>,
+    one: fn(&[u8]) -> [u8; N],
+    msgs: &[&[u8]],
+) {
+    let mut out = vec![[0u8; N]; msgs.len()];
+    many(b, msgs, &mut out).unwrap();
+    for (m, d) in msgs.iter().zip(&out) {
+        let copy = m.to_vec();
+        assert_eq!(
+            *d,
+            one(&copy),
+            "{N}-byte digest_many, {b:?}, length {}",
+            m.len()
+        );
+    }
+}
+
 #[test]
 #[cfg_attr(miri, ignore = "mmap and mprotect are foreign calls")]
 fn digest_many_reads_nothing_past_the_end() {
@@ -181,63 +205,28 @@ fn digest_many_reads_nothing_past_the_end() {
             let msgs = batch(&g, &lens);
             let copies: Vec<Vec<u8>> = msgs.iter().map(|m| m.to_vec()).collect();
             for b in common::backends::<Sha256ManyBackend>() {
-                let mut out = vec![[0u8; 32]; msgs.len()];
-                Sha256::digest_many_with_backend(b, &msgs, &mut out).unwrap();
-                for (c, d) in copies.iter().zip(&out) {
-                    assert_eq!(
-                        *d,
-                        Sha256::digest(c),
-                        "sha256 many {} len {}",
-                        b.name(),
-                        c.len()
-                    );
-                }
-                let mut out = vec![[0u8; 28]; msgs.len()];
-                Sha224::digest_many_with_backend(b, &msgs, &mut out).unwrap();
-                for (c, d) in copies.iter().zip(&out) {
-                    assert_eq!(*d, Sha224::digest(c), "sha224 many {}", b.name());
-                }
+                many_equal(b, Sha256::digest_many_with_backend, Sha256::digest, &msgs);
+                many_equal(b, Sha224::digest_many_with_backend, Sha224::digest, &msgs);
             }
             for b in common::backends::<Sha512ManyBackend>() {
-                let mut out = vec![[0u8; 64]; msgs.len()];
-                Sha512::digest_many_with_backend(b, &msgs, &mut out).unwrap();
-                for (c, d) in copies.iter().zip(&out) {
-                    assert_eq!(
-                        *d,
-                        Sha512::digest(c),
-                        "sha512 many {} len {}",
-                        b.name(),
-                        c.len()
-                    );
-                }
-                let mut out = vec![[0u8; 48]; msgs.len()];
-                Sha384::digest_many_with_backend(b, &msgs, &mut out).unwrap();
-                for (c, d) in copies.iter().zip(&out) {
-                    assert_eq!(*d, Sha384::digest(c), "sha384 many {}", b.name());
-                }
-                let mut out = vec![[0u8; 32]; msgs.len()];
-                Sha512_256::digest_many_with_backend(b, &msgs, &mut out).unwrap();
-                for (c, d) in copies.iter().zip(&out) {
-                    assert_eq!(*d, Sha512_256::digest(c), "sha512/256 many {}", b.name());
-                }
+                many_equal(b, Sha512::digest_many_with_backend, Sha512::digest, &msgs);
+                many_equal(b, Sha384::digest_many_with_backend, Sha384::digest, &msgs);
+                let f = Sha512_256::digest_many_with_backend;
+                many_equal(b, f, Sha512_256::digest, &msgs);
             }
             for b in common::backends::<KeccakBackend>() {
-                let mut out = vec![[0u8; 32]; msgs.len()];
-                Sha3_256::digest_many_with_backend(b, &msgs, &mut out).unwrap();
-                for (c, d) in copies.iter().zip(&out) {
-                    assert_eq!(
-                        *d,
-                        Sha3_256::digest(c),
-                        "sha3-256 many {} len {}",
-                        b.name(),
-                        c.len()
-                    );
-                }
-                let mut out = vec![[0u8; 64]; msgs.len()];
-                Sha3_512::digest_many_with_backend(b, &msgs, &mut out).unwrap();
-                for (c, d) in copies.iter().zip(&out) {
-                    assert_eq!(*d, Sha3_512::digest(c), "sha3-512 many {}", b.name());
-                }
+                many_equal(
+                    b,
+                    Sha3_256::digest_many_with_backend,
+                    Sha3_256::digest,
+                    &msgs,
+                );
+                many_equal(
+                    b,
+                    Sha3_512::digest_many_with_backend,
+                    Sha3_512::digest,
+                    &msgs,
+                );
                 // Longer than SHAKE256's rate: the squeeze permutes the batch again.
                 let n = 150;
                 let mut out = vec![0u8; n * msgs.len()];
