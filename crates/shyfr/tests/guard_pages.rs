@@ -21,7 +21,7 @@ use shyfr::hash::sha2::{
     Sha512ManyBackend, Sha512_256,
 };
 use shyfr::hash::sha3::{Backend as KeccakBackend, Sha3_256, Sha3_512, Shake128, Shake256};
-use shyfr::hash::XofReader;
+use shyfr::hash::{Hash, XofReader};
 use shyfr::kalyna::{self, Kalyna};
 use shyfr::mode::ctr::Ctr;
 use shyfr::mode::ecb::Ecb;
@@ -96,52 +96,40 @@ fn lengths() -> impl Iterator<Item = usize> {
     (0..=420).chain([511, 512, 513, 1000, 1023, 1024, 1025, 4095])
 }
 
+/// `h` (a fresh hash on some backend) of `m` against the default backend's digest of a
+/// copy of `m` in an ordinary buffer.
+fn one_equal<H: Hash>(mut h: H, m: &[u8], what: &str)
+where
+    H::Output: PartialEq + core::fmt::Debug,
+{
+    h.update(m);
+    let copy = m.to_vec();
+    assert_eq!(h.finalize(), H::digest(&copy), "{what}, length {}", m.len());
+}
+
 #[test]
 #[cfg_attr(miri, ignore = "mmap and mprotect are foreign calls")]
 fn one_message_hashes_read_nothing_past_the_end() {
     let g = Guarded::new();
     for b in common::backends::<Sha256Backend>() {
         for len in lengths() {
-            let m = g.tail(len);
-            // The reference from a copy in an ordinary buffer.
-            let copy = m.to_vec();
-            let want = Sha256::digest(&copy);
-            let mut h = Sha256::with_backend(b).unwrap();
-            h.update(m);
-            assert_eq!(h.finalize(), want, "sha256 {} len {len}", b.name());
-            let mut h = Sha224::with_backend(b).unwrap();
-            h.update(m);
-            assert_eq!(h.finalize(), Sha224::digest(&copy), "sha224 {}", b.name());
+            let what = format!("{} sha-256", b.name());
+            one_equal(Sha256::with_backend(b).unwrap(), g.tail(len), &what);
+            one_equal(Sha224::with_backend(b).unwrap(), g.tail(len), &what);
         }
     }
     for b in common::backends::<Sha512Backend>() {
         for len in lengths() {
-            let m = g.tail(len);
-            // The reference from a copy in an ordinary buffer.
-            let copy = m.to_vec();
-            let mut h = Sha512::with_backend(b).unwrap();
-            h.update(m);
-            assert_eq!(
-                h.finalize(),
-                Sha512::digest(&copy),
-                "sha512 {} len {len}",
-                b.name()
-            );
+            let what = format!("{} sha-512", b.name());
+            one_equal(Sha512::with_backend(b).unwrap(), g.tail(len), &what);
         }
     }
     for b in common::backends::<KeccakBackend>() {
         for len in lengths() {
             let m = g.tail(len);
+            one_equal(Sha3_256::with_backend(b).unwrap(), m, b.name());
             // The reference from a copy in an ordinary buffer.
             let copy = m.to_vec();
-            let mut h = Sha3_256::with_backend(b).unwrap();
-            h.update(m);
-            assert_eq!(
-                h.finalize(),
-                Sha3_256::digest(&copy),
-                "sha3-256 {} len {len}",
-                b.name()
-            );
             let mut x = Shake128::with_backend(b).unwrap();
             x.update(m);
             let mut got = [0u8; 200];
