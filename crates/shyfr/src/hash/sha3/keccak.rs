@@ -96,8 +96,10 @@ impl Kernel {
     }
 }
 
-/// How many states the `*_many` functions process side by side.
-pub(crate) const MANY: usize = 8;
+/// How many states the `*_many` functions process side by side (the x86-64 eight-state
+/// kernel).
+#[cfg(target_arch = "x86_64")]
+const MANY: usize = 8;
 
 /// The largest rate a kernel absorbs, in bytes (SHAKE128's 168).
 pub(crate) const MAX_RATE: usize = 168;
@@ -119,6 +121,7 @@ impl Kernel {
 /// Eight states take about the time of two messages or less one by one (Intel Xeon,
 /// SHA3-256, 1 to 100 and 1,000 bytes: 1.9-2.0 and 1.7 with the padding in the kernel,
 /// 2.3 and 1.8 before it; Zen 4 about 2 before it: BENCHMARKS.md).
+#[cfg(target_arch = "x86_64")]
 const MANY_MIN: usize = 2;
 
 /// The sponge (rate `rate`, suffix `domain`, empty initial state) of each message of
