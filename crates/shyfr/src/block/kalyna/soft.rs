@@ -157,12 +157,21 @@ fn add_key<L: Lane>(s: &mut State<L>, m: &[u64; 64]) {
     }
 }
 
-/// One encryption round without its key: SubBytes, ShiftRows, MixColumns.
+/// One encryption round: SubBytes, ShiftRows, MixColumns, and the XOR round key `key`
+/// (none in the last round) added as MixColumns' result is written back.
 #[inline(always)]
-fn round<L: Lane>(s: &mut State<L>, nb: usize, pack: Pack) {
+fn round<L: Lane>(s: &mut State<L>, nb: usize, pack: Pack, key: Option<&[u64; 64]>) {
     sub_bytes::<L, false>(s, pack);
     shift_rows(s, nb, false);
-    *s = sc::mds(s);
+    let t = sc::mds(s);
+    match key {
+        Some(m) => {
+            for ((p, x), k) in s.as_flattened_mut().iter_mut().zip(t.as_flattened()).zip(m) {
+                *p = *x ^ L::splat(*k);
+            }
+        }
+        None => *s = t,
+    }
 }
 
 /// One decryption round without its key: InvMixColumns, InvShiftRows, InvSubBytes.
@@ -226,10 +235,9 @@ fn crypt_cols<L: Lane, const DEC: bool>(
         inv_round(s, nb, pack);
     } else {
         for t in 1..nr {
-            round(s, nb, pack);
-            add_key(s, &keys.masks[t]);
+            round(s, nb, pack, Some(&keys.masks[t]));
         }
-        round(s, nb, pack);
+        round(s, nb, pack, None);
     }
     from_planes(s, cols);
     let last = if DEC { 0 } else { nr };
@@ -333,7 +341,7 @@ pub(super) fn round_words(nb: usize, state: &mut [u64]) {
             }
         }
         to_planes(&mut cols, &mut s);
-        round(&mut s, nb, Pack::FULL);
+        round(&mut s, nb, Pack::FULL, None);
         from_planes(&s, &mut cols);
         for (i, x) in cols[0].iter().enumerate() {
             let (col, j) = (i >> lb, i & (b - 1));
