@@ -239,9 +239,7 @@ impl Params {
         let mut out = vec![0u64; d];
         let _ = self.token;
         // SAFETY: `self.token` proves AVX-512F/VL, IFMA and BMI2.
-        unsafe {
-            by_regs!(self.regs, R => amm1::<{ R }>(&mut out, &ad, &bd, &NRegs::<{ R }>::new(&self.n, self.k0)))
-        };
+        unsafe { by_regs!(self.regs, R => mont1::<{ R }>(&mut out, &ad, &bd, &self.n, self.k0)) };
         // The product is below 2n: one conditional subtraction.
         let r = self.finish(&out);
         wipe(&mut [&mut ad, &mut bd, &mut out]);
@@ -337,6 +335,17 @@ fn load(s: &[u64], j: usize) -> __m256i {
     unsafe { _mm256_loadu_si256(c.as_ptr().cast()) }
 }
 
+/// `N` registers of four digits from `s` (as [`load8_n`]).
+#[inline(always)]
+fn load_n<const N: usize>(s: &[u64]) -> [__m256i; N] {
+    // SAFETY: `__m256i` is plain data, for which all-zero bits are a value.
+    let mut v: [__m256i; N] = unsafe { core::mem::zeroed() };
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = load(s, j);
+    }
+    v
+}
+
 /// Stores four digits to `s[4 j..4 j + 4]`.
 #[inline(always)]
 fn store(s: &mut [u64], j: usize, v: __m256i) {
@@ -417,9 +426,12 @@ fn shifted<const N: usize>(n: &[__m256i; N]) -> [__m256i; N] {
     // SAFETY: as in `amm_step`.
     unsafe {
         let z = _mm256_setzero_si256();
-        core::array::from_fn(|j| {
-            _mm256_alignr_epi64::<1>(if j + 1 < N { n[j + 1] } else { z }, n[j])
-        })
+        // A loop, not `array::from_fn` (see [`load8_n`]).
+        let mut v = [z; N];
+        for (j, x) in v.iter_mut().enumerate() {
+            *x = _mm256_alignr_epi64::<1>(if j + 1 < N { n[j + 1] } else { z }, n[j]);
+        }
+        v
     }
 }
 
@@ -491,7 +503,7 @@ struct NRegs<const N: usize> {
 impl<const N: usize> NRegs<N> {
     #[inline(always)]
     fn new(n: &[u64], k0: u64) -> Self {
-        let n_v: [__m256i; N] = core::array::from_fn(|j| load(n, j));
+        let n_v: [__m256i; N] = load_n(n);
         NRegs {
             n1: shifted(&n_v),
             n: n_v,
@@ -506,7 +518,7 @@ impl<const N: usize> NRegs<N> {
 #[inline(never)]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
 fn amm1<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &NRegs<N>) {
-    let av: [__m256i; N] = core::array::from_fn(|j| load(a, j));
+    let av: [__m256i; N] = load_n(a);
     let mut acc = [_mm256_setzero_si256(); N];
     let maskv = _mm256_set1_epi64x(MASK as i64);
     let mut prev = 0;
@@ -538,6 +550,14 @@ fn lookup<const N: usize>(out: &mut [u64], table: &[u64], idx: usize) {
             store(out, j, v);
         }
     }
+}
+
+/// `r = a b / R' mod n` as [`amm1`], the modulus registers set up here, where the
+/// features are enabled (built by the caller, they were set up with calls to the
+/// intrinsics).
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
+fn mont1<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], k0: u64) {
+    amm1(r, a, b, &NRegs::<N>::new(n, k0));
 }
 
 /// `out = b^e` (digits, in `[0, n]`), fixed 5-bit windows.
@@ -661,6 +681,19 @@ fn store8(s: &mut [u64], j: usize, v: __m512i) {
     unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), v) }
 }
 
+/// `N` registers of eight words from `s` (`s[8 j..8 j + 8]` in register `j`). A loop, not
+/// `array::from_fn`: its closure is a function of its own, without the caller's target
+/// features, in which the load need not be inlined (it was not, in some builds).
+#[inline(always)]
+fn load8_n<const N: usize>(s: &[u64]) -> [__m512i; N] {
+    // SAFETY: `__m512i` is plain data, for which all-zero bits are a value.
+    let mut v: [__m512i; N] = unsafe { core::mem::zeroed() };
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = load8(s, j);
+    }
+    v
+}
+
 /// Register counts (at most) whose pairs are laid out dealt (see [`pair_word`]): their
 /// kernel writes out `N` steps with the registers renamed, which makes the code grow with
 /// the square of the size.
@@ -714,21 +747,24 @@ impl<const N: usize> PRegs<N> {
     fn new(n: &[u64], k0: [u64; 2], steps: usize) -> Self {
         // SAFETY: as in `amm_step`.
         unsafe {
-            let nv: [__m512i; N] = core::array::from_fn(|j| load8(n, j));
+            let nv: [__m512i; N] = load8_n(n);
             let z = _mm512_setzero_si512();
-            PRegs {
-                n1: core::array::from_fn(|j| {
-                    if N <= DEALT_MAX_REGS {
-                        // Digit `j + N m + 1`: register `j + 1`, or register 0 a lane pair up.
-                        if j + 1 < N {
-                            nv[j + 1]
-                        } else {
-                            _mm512_alignr_epi64::<2>(z, nv[0])
-                        }
+            // A loop, not `array::from_fn` (see [`load8_n`]).
+            let mut n1 = [z; N];
+            for (j, x) in n1.iter_mut().enumerate() {
+                *x = if N <= DEALT_MAX_REGS {
+                    // Digit `j + N m + 1`: register `j + 1`, or register 0 a lane pair up.
+                    if j + 1 < N {
+                        nv[j + 1]
                     } else {
-                        _mm512_alignr_epi64::<2>(if j + 1 < N { nv[j + 1] } else { z }, nv[j])
+                        _mm512_alignr_epi64::<2>(z, nv[0])
                     }
-                }),
+                } else {
+                    _mm512_alignr_epi64::<2>(if j + 1 < N { nv[j + 1] } else { z }, nv[j])
+                };
+            }
+            PRegs {
+                n1,
                 n: nv,
                 k0v: _mm512_broadcast_i32x4(_mm_set_epi64x(k0[1] as i64, k0[0] as i64)),
                 steps,
@@ -838,7 +874,7 @@ fn ammp<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &PRegs<N>) {
         return ammp_dealt(r, a, b, nr);
     }
     let z = _mm512_setzero_si512();
-    let av: [__m512i; N] = core::array::from_fn(|j| load8(a, j));
+    let av: [__m512i; N] = load8_n(a);
     let mut acc = [z; N];
     let maskv = _mm512_set1_epi64(MASK as i64);
     let b = &b[..2 * nr.steps];
@@ -902,7 +938,7 @@ fn ammp_dealt<const N: usize>(r: &mut [u64], a: &[u64], b: &[u64], nr: &PRegs<N>
     // SAFETY: as in `amm_step`.
     unsafe {
         let z = _mm512_setzero_si512();
-        let av: [__m512i; N] = core::array::from_fn(|j| load8(a, j));
+        let av: [__m512i; N] = load8_n(a);
         let mut acc = [z; N];
         let maskv = _mm512_set1_epi64(MASK as i64);
         let b = &b[..8 * N];
@@ -980,7 +1016,7 @@ fn lookup_pair_part<const N: usize>(out: &mut [u64], table: &[u64], idx: [usize;
     // SAFETY: as in `amm_step`.
     unsafe {
         let want = _mm512_broadcast_i32x4(_mm_set_epi64x(idx[1] as i64, idx[0] as i64));
-        let mut acc: [__m512i; N] = core::array::from_fn(|j| load8(out, j));
+        let mut acc: [__m512i; N] = load8_n(out);
         for (e, entry) in table.chunks_exact(8 * N).enumerate() {
             let m = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((first + e) as i64), want);
             for (j, a) in acc.iter_mut().enumerate() {
@@ -1190,7 +1226,7 @@ mod tests {
     /// [`normalize_pair`] on a pair in its layout, through memory.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma,bmi2")]
     fn normalize_words<const N: usize>(w: &mut [u64]) {
-        let mut acc: [__m512i; N] = core::array::from_fn(|j| load8(w, j));
+        let mut acc: [__m512i; N] = load8_n(w);
         normalize_pair(&mut acc);
         for (j, &v) in acc.iter().enumerate() {
             store8(w, j, v);
