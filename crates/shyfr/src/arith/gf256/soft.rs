@@ -11,6 +11,22 @@
 
 use core::ops::{BitAnd, BitXor, Not};
 
+/// A lane mask stored in both halves of 16 aligned bytes: the form in which a lane type of
+/// two words takes it with one aligned load (the memory operand of its XOR), where a
+/// plain `u64` would cost a load and a shuffle each time.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(16))]
+pub(crate) struct Mask(pub(crate) [u64; 2]);
+
+impl Mask {
+    /// The mask `w` in both halves.
+    pub(crate) const fn new(w: u64) -> Mask {
+        Mask([w, w])
+    }
+}
+
+impl zeroize::DefaultIsZeroes for Mask {}
+
 /// A set of bitsliced lanes: 64 per word, `WORDS` words.
 pub(crate) trait Lane:
     Copy + BitAnd<Output = Self> + BitXor<Output = Self> + Not<Output = Self> + zeroize::DefaultIsZeroes
@@ -21,12 +37,18 @@ pub(crate) trait Lane:
     fn andn(self, other: Self) -> Self;
     /// Every word rotated left by `n` bits (lane `i` moves to lane `i + n` of its word).
     fn rotl(self, n: u32) -> Self;
+    /// Every word shifted left by `n` bits, `n < 64`.
+    fn shl(self, n: u32) -> Self;
+    /// Every word shifted right by `n` bits, `n < 64`.
+    fn shr(self, n: u32) -> Self;
+    /// The lanes whose word `i` is `w(i)`.
+    fn from_words(w: impl Fn(usize) -> u64) -> Self;
     /// The same word in every position.
     fn splat(w: u64) -> Self;
+    /// The mask `m` (its first half) in every position.
+    fn mask(m: &Mask) -> Self;
     /// Word `i`.
     fn word(&self, i: usize) -> u64;
-    /// Sets word `i`.
-    fn set_word(&mut self, i: usize, w: u64);
 }
 
 impl Lane for u64 {
@@ -40,16 +62,28 @@ impl Lane for u64 {
         self.rotate_left(n)
     }
     #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        self << n
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        self >> n
+    }
+    #[inline(always)]
+    fn from_words(w: impl Fn(usize) -> u64) -> Self {
+        w(0)
+    }
+    #[inline(always)]
     fn splat(w: u64) -> Self {
         w
     }
     #[inline(always)]
-    fn word(&self, _: usize) -> u64 {
-        *self
+    fn mask(m: &Mask) -> Self {
+        m.0[0]
     }
     #[inline(always)]
-    fn set_word(&mut self, _: usize, w: u64) {
-        *self = w;
+    fn word(&self, _: usize) -> u64 {
+        *self
     }
 }
 
@@ -105,16 +139,28 @@ impl<const K: usize> Lane for Wide<K> {
         Wide(core::array::from_fn(|i| self.0[i].rotate_left(n)))
     }
     #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        Wide(core::array::from_fn(|i| self.0[i] << n))
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        Wide(core::array::from_fn(|i| self.0[i] >> n))
+    }
+    #[inline(always)]
+    fn from_words(w: impl Fn(usize) -> u64) -> Self {
+        Wide(core::array::from_fn(w))
+    }
+    #[inline(always)]
     fn splat(w: u64) -> Self {
         Wide([w; K])
     }
     #[inline(always)]
-    fn word(&self, i: usize) -> u64 {
-        self.0[i]
+    fn mask(m: &Mask) -> Self {
+        Wide([m.0[0]; K])
     }
     #[inline(always)]
-    fn set_word(&mut self, i: usize, w: u64) {
-        self.0[i] = w;
+    fn word(&self, i: usize) -> u64 {
+        self.0[i]
     }
 }
 
@@ -154,17 +200,19 @@ pub(crate) fn sub_bytes_paired<L: Lane, const INV: bool>(s: &mut [[L; 8]; 8], lo
 }
 
 /// `out[p]` bit `i` = `a[i]` bit `p`: the 64x64 bit-matrix transpose (its own inverse),
-/// by swapping ever smaller off-diagonal blocks.
+/// by swapping ever smaller off-diagonal blocks; every word of a lane type of several words
+/// is transposed with the others at once.
 #[inline]
-pub(crate) fn transpose64(a: &mut [u64; 64]) {
+pub(crate) fn transpose64<L: Lane>(a: &mut [L; 64]) {
     let mut j = 32usize;
     let mut m: u64 = 0x0000_0000_ffff_ffff;
     while j != 0 {
+        let mask = L::splat(m);
         let mut k = 0usize;
         while k < 64 {
-            let t = ((a[k] >> j) ^ a[k + j]) & m;
-            a[k] ^= t << j;
-            a[k + j] ^= t;
+            let t = (a[k].shr(j as u32) ^ a[k + j]) & mask;
+            a[k] = a[k] ^ t.shl(j as u32);
+            a[k + j] = a[k + j] ^ t;
             k = (k + j + 1) & !j;
         }
         j >>= 1;

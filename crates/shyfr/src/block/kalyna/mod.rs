@@ -526,7 +526,12 @@ impl Kalyna {
                 x86_avx2::gamma(&self.keys, k, *t, &ctr, data.inout());
                 data.len() / bl
             }
-            _ => 0,
+            Inner::Soft(k) => {
+                soft::gamma(&self.keys, k, &ctr, data.inout());
+                data.len() / bl
+            }
+            #[cfg(target_arch = "aarch64")]
+            Inner::Neon(..) => 0,
         };
         le_add_words(&mut ctr[..nb], done as u64);
         // The rest: counters written out, encrypted as blocks, XORed in.

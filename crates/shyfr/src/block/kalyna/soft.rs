@@ -30,16 +30,17 @@
 
 use zeroize::Zeroize;
 
-use super::{RoundKeys, MAX_ROUNDS};
-use crate::arith::gf256::soft::{sbox_row, sub_bytes_paired, transpose64, Lane};
+use super::{le_add_words, RoundKeys, MAX_ROUNDS};
+use crate::arith::gf256::soft::{sbox_row, sub_bytes_paired, transpose64, Lane, Mask};
 use crate::arith::gf256::soft_circuits as sc;
 use crate::inout::InOut;
 
 /// The XOR round keys 1..nr-1 as lane masks: `masks[t][8 * row + bit]` has the lanes of
-/// column `c` set where bit `bit` of byte `row` of column `c` of round key `t` is one.
+/// column `c` set where bit `bit` of byte `row` of column `c` of round key `t` is one; each
+/// stored twice ([`Mask`]) so that the SSE2 lanes XOR it straight from memory.
 #[derive(Clone)]
 pub(super) struct Keys {
-    masks: [[u64; 64]; MAX_ROUNDS + 1],
+    masks: [[Mask; 64]; MAX_ROUNDS + 1],
 }
 
 impl Drop for Keys {
@@ -52,7 +53,7 @@ impl Keys {
     pub(super) fn new(rk: &RoundKeys) -> Keys {
         let nb = rk.nb;
         let b = 64 / nb;
-        let mut masks = [[0u64; 64]; MAX_ROUNDS + 1];
+        let mut masks = [[Mask::default(); 64]; MAX_ROUNDS + 1];
         for (t, m) in masks.iter_mut().enumerate().take(rk.nr) {
             for (p, plane) in m.iter_mut().enumerate() {
                 let mut w = 0u64;
@@ -65,7 +66,7 @@ impl Keys {
                     };
                     w |= bit.wrapping_neg() & col;
                 }
-                *plane = w;
+                *plane = Mask::new(w);
             }
         }
         Keys { masks }
@@ -151,23 +152,23 @@ fn shift_rows<L: Lane>(s: &mut State<L>, nb: usize, inv: bool) {
 }
 
 #[inline(always)]
-fn add_key<L: Lane>(s: &mut State<L>, m: &[u64; 64]) {
+fn add_key<L: Lane>(s: &mut State<L>, m: &[Mask; 64]) {
     for (p, k) in s.as_flattened_mut().iter_mut().zip(m) {
-        *p = *p ^ L::splat(*k);
+        *p = *p ^ L::mask(k);
     }
 }
 
 /// One encryption round: SubBytes, ShiftRows, MixColumns, and the XOR round key `key`
 /// (none in the last round) added as MixColumns' result is written back.
 #[inline(always)]
-fn round<L: Lane>(s: &mut State<L>, nb: usize, pack: Pack, key: Option<&[u64; 64]>) {
+fn round<L: Lane>(s: &mut State<L>, nb: usize, pack: Pack, key: Option<&[Mask; 64]>) {
     sub_bytes::<L, false>(s, pack);
     shift_rows(s, nb, false);
     let t = sc::mds(s);
     match key {
         Some(m) => {
             for ((p, x), k) in s.as_flattened_mut().iter_mut().zip(t.as_flattened()).zip(m) {
-                *p = *x ^ L::splat(*k);
+                *p = *x ^ L::mask(k);
             }
         }
         None => *s = t,
@@ -182,25 +183,26 @@ fn inv_round<L: Lane>(s: &mut State<L>, nb: usize, pack: Pack) {
     sub_bytes::<L, true>(s, pack);
 }
 
-/// Bit planes from column words: `cols[w][i]` is lane `i` of word `w`.
+/// Bit planes from column words: `cols[w][i]` is lane `i` of word `w`. The words of a
+/// lane type of several words are transposed side by side.
 #[inline(always)]
-fn to_planes<L: Lane>(cols: &mut [[u64; 64]], s: &mut State<L>) {
-    for (w, c) in cols.iter_mut().enumerate() {
-        transpose64(c);
-        for (p, plane) in s.as_flattened_mut().iter_mut().enumerate() {
-            plane.set_word(w, c[p]);
-        }
+fn to_planes<L: Lane>(cols: &[[u64; 64]], s: &mut State<L>) {
+    let planes: &mut [L; 64] = s.as_flattened_mut().try_into().expect("64 planes");
+    for (i, v) in planes.iter_mut().enumerate() {
+        *v = L::from_words(|w| cols[w][i]);
     }
+    transpose64(planes);
 }
 
-/// Column words from bit planes (the inverse of [`to_planes`]).
+/// Column words from bit planes (the inverse of [`to_planes`]); leaves `s` transposed.
 #[inline(always)]
-fn from_planes<L: Lane>(s: &State<L>, cols: &mut [[u64; 64]]) {
-    for (w, c) in cols.iter_mut().enumerate() {
-        for (p, plane) in s.as_flattened().iter().enumerate() {
-            c[p] = plane.word(w);
+fn from_planes<L: Lane>(s: &mut State<L>, cols: &mut [[u64; 64]]) {
+    let planes: &mut [L; 64] = s.as_flattened_mut().try_into().expect("64 planes");
+    transpose64(planes);
+    for (i, v) in planes.iter().enumerate() {
+        for (w, c) in cols.iter_mut().enumerate() {
+            c[i] = v.word(w);
         }
-        transpose64(c);
     }
 }
 
@@ -254,8 +256,15 @@ fn crypt_cols<L: Lane, const DEC: bool>(
 }
 
 /// Encrypts (`DEC` false) or decrypts every whole block of `io` in batches of
-/// `L::WORDS * 64 / nb` blocks.
-fn crypt<L: Lane, const DEC: bool>(rk: &RoundKeys, keys: &Keys, mut io: InOut<'_>) {
+/// `L::WORDS * 64 / nb` blocks; or, given `gamma` (with `DEC` false), runs the DSTU 7624
+/// gamma: block `j` of `io` is XORed with the encryption of `gamma + j + 1` (a
+/// little-endian integer of `nb` words), which the batch builds in its lanes directly.
+fn crypt<L: Lane, const DEC: bool>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    mut io: InOut<'_>,
+    gamma: Option<&[u64; 8]>,
+) {
     let nb = rk.nb;
     let bl = 8 * nb;
     let b = 64 / nb;
@@ -265,17 +274,29 @@ fn crypt<L: Lane, const DEC: bool>(rk: &RoundKeys, keys: &Keys, mut io: InOut<'_
     let mut cols = [[0u64; 64]; 4];
     let cols = &mut cols[..L::WORDS];
     let mut s: State<L> = [[L::splat(0); 8]; 8];
+    let mut ctr = [0u64; 8];
+    if let Some(g) = gamma {
+        ctr = *g;
+    }
     let mut j0 = 0;
     while j0 < blocks {
         let n = per.min(blocks - j0);
         for (w, c) in cols.iter_mut().enumerate() {
             for (i, x) in c.iter_mut().enumerate() {
                 let (col, j) = (i >> lb, w * b + (i & (b - 1)));
-                *x = if j < n {
+                *x = if j < n && gamma.is_none() {
                     u64::from_le_bytes(io.read::<8>((j0 + j) * bl + 8 * col))
                 } else {
                     0
                 };
+            }
+        }
+        if gamma.is_some() {
+            for j in 0..n {
+                le_add_words(&mut ctr[..nb], 1);
+                for (col, v) in ctr[..nb].iter().enumerate() {
+                    cols[j / b][(col << lb) + (j & (b - 1))] = *v;
+                }
             }
         }
         // A short batch (the one-block calls of the serial modes) in the packed layout;
@@ -290,7 +311,12 @@ fn crypt<L: Lane, const DEC: bool>(rk: &RoundKeys, keys: &Keys, mut io: InOut<'_
             for (i, x) in c.iter().enumerate() {
                 let (col, j) = (i >> lb, w * b + (i & (b - 1)));
                 if j < n {
-                    io.write::<8>((j0 + j) * bl + 8 * col, &x.to_le_bytes());
+                    let off = (j0 + j) * bl + 8 * col;
+                    let y = match gamma {
+                        Some(_) => x ^ u64::from_le_bytes(io.read::<8>(off)),
+                        None => *x,
+                    };
+                    io.write::<8>(off, &y.to_le_bytes());
                 }
             }
         }
@@ -298,6 +324,7 @@ fn crypt<L: Lane, const DEC: bool>(rk: &RoundKeys, keys: &Keys, mut io: InOut<'_
     }
     cols.as_flattened_mut().zeroize();
     s.as_flattened_mut().zeroize();
+    ctr.zeroize();
 }
 
 /// The lane type of inputs longer than one `u64` batch (512 bytes): two words in one SSE2
@@ -307,22 +334,34 @@ type Bulk = crate::arith::gf256::x86_sse2::X2;
 
 /// Encrypts (`DEC` false) or decrypts every whole block of `io`, in batches of [`Bulk`]
 /// lanes where it has more than one `u64` batch.
-fn crypt_any<const DEC: bool>(rk: &RoundKeys, keys: &Keys, io: InOut<'_>) {
+fn crypt_any<const DEC: bool>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    io: InOut<'_>,
+    gamma: Option<&[u64; 8]>,
+) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     if io.len() > 512 {
-        return crypt::<Bulk, DEC>(rk, keys, io);
+        return crypt::<Bulk, DEC>(rk, keys, io, gamma);
     }
-    crypt::<u64, DEC>(rk, keys, io)
+    crypt::<u64, DEC>(rk, keys, io, gamma)
 }
 
 /// Encrypts every whole block of `io`.
 pub(super) fn encrypt(rk: &RoundKeys, keys: &Keys, io: InOut<'_>) {
-    crypt_any::<false>(rk, keys, io)
+    crypt_any::<false>(rk, keys, io, None)
 }
 
 /// Decrypts every whole block of `io`.
 pub(super) fn decrypt(rk: &RoundKeys, keys: &Keys, io: InOut<'_>) {
-    crypt_any::<true>(rk, keys, io)
+    crypt_any::<true>(rk, keys, io, None)
+}
+
+/// The DSTU 7624 gamma on every whole block of `io`: block `j` XORed with the encryption
+/// of `ctr + j + 1` (`nb` little-endian words), the counter blocks built in the batch's
+/// lanes rather than written out and read back.
+pub(super) fn gamma(rk: &RoundKeys, keys: &Keys, ctr: &[u64; 8], io: InOut<'_>) {
+    crypt_any::<false>(rk, keys, io, Some(ctr))
 }
 
 /// One keyless encryption round (SubBytes, ShiftRows, MixColumns) on every block of
@@ -340,9 +379,9 @@ pub(super) fn round_words(nb: usize, state: &mut [u64]) {
                 *x = chunk[j * nb + col];
             }
         }
-        to_planes(&mut cols, &mut s);
+        to_planes(&cols, &mut s);
         round(&mut s, nb, Pack::FULL, None);
-        from_planes(&s, &mut cols);
+        from_planes(&mut s, &mut cols);
         for (i, x) in cols[0].iter().enumerate() {
             let (col, j) = (i >> lb, i & (b - 1));
             if j < n {
