@@ -115,9 +115,10 @@ impl Pack {
     }
 }
 
-/// SubBytes (`INV` false) or InvSubBytes on every row, by the layout `pack`.
+/// SubBytes (`INV` false) or InvSubBytes on every row of a block of `NB` columns, by the
+/// layout `pack`.
 #[inline(always)]
-fn sub_bytes<L: Lane, const INV: bool>(s: &mut State<L>, pack: Pack) {
+fn sub_bytes<L: Lane, const INV: bool, const NB: usize>(s: &mut State<L>, pack: Pack) {
     if pack.half == 0 {
         // Written out, not a loop over the rows: each row's circuit a direct call.
         s[0] = sbox_row::<L, INV>(0, s[0]);
@@ -132,19 +133,24 @@ fn sub_bytes<L: Lane, const INV: bool>(s: &mut State<L>, pack: Pack) {
     }
     // The unused lanes hold key bits (the key masks cover whole columns); the pairing masks
     // them off, so those lanes leave SubBytes zero.
-    sub_bytes_paired::<L, INV>(s, pack.low, pack.half);
+    // `pack.half` is `B / 2` here; as a constant, its rotations take an immediate count.
+    debug_assert_eq!(pack.half as usize, 32 / NB);
+    sub_bytes_paired::<L, INV>(s, pack.low, (32 / NB) as u32);
 }
 
-/// ShiftRows (`inv` false) or its inverse: rotate row `r`'s planes by `shift(r) * B` lanes.
+/// ShiftRows (`INV` false) or its inverse for blocks of `NB` columns: rotate row `r`'s
+/// planes by `shift(r) * B` lanes. The counts are constants (the block size a const
+/// parameter): a rotation of a `u64` by a count in `cl` costs several micro-operations,
+/// by an immediate one.
 #[inline(always)]
-fn shift_rows<L: Lane>(s: &mut State<L>, nb: usize, inv: bool) {
-    let b = 64 / nb;
+fn shift_rows<L: Lane, const NB: usize, const INV: bool>(s: &mut State<L>) {
+    let b = 64 / NB;
     for (r, row) in s.iter_mut().enumerate() {
-        let n = (shift(r, nb) * b) as u32;
+        let n = (shift(r, NB) * b) as u32;
         if n == 0 {
             continue;
         }
-        let n = if inv { 64 - n } else { n };
+        let n = if INV { 64 - n } else { n };
         for p in row.iter_mut() {
             *p = p.rotl(n);
         }
@@ -161,9 +167,9 @@ fn add_key<L: Lane>(s: &mut State<L>, m: &[Mask; 64]) {
 /// One encryption round: SubBytes, ShiftRows, MixColumns, and the XOR round key `key`
 /// (none in the last round) added as MixColumns' result is written back.
 #[inline(always)]
-fn round<L: Lane>(s: &mut State<L>, nb: usize, pack: Pack, key: Option<&[Mask; 64]>) {
-    sub_bytes::<L, false>(s, pack);
-    shift_rows(s, nb, false);
+fn round<L: Lane, const NB: usize>(s: &mut State<L>, pack: Pack, key: Option<&[Mask; 64]>) {
+    sub_bytes::<L, false, NB>(s, pack);
+    shift_rows::<L, NB, false>(s);
     let t = sc::mds(s);
     match key {
         Some(m) => {
@@ -177,10 +183,10 @@ fn round<L: Lane>(s: &mut State<L>, nb: usize, pack: Pack, key: Option<&[Mask; 6
 
 /// One decryption round without its key: InvMixColumns, InvShiftRows, InvSubBytes.
 #[inline(always)]
-fn inv_round<L: Lane>(s: &mut State<L>, nb: usize, pack: Pack) {
+fn inv_round<L: Lane, const NB: usize>(s: &mut State<L>, pack: Pack) {
     *s = sc::mds_inv(s);
-    shift_rows(s, nb, true);
-    sub_bytes::<L, true>(s, pack);
+    shift_rows::<L, NB, true>(s);
+    sub_bytes::<L, true, NB>(s, pack);
 }
 
 /// Bit planes from column words: `cols[w][i]` is lane `i` of word `w`. The words of a
@@ -215,7 +221,24 @@ fn crypt_cols<L: Lane, const DEC: bool>(
     s: &mut State<L>,
     pack: Pack,
 ) {
-    let (nb, nr) = (rk.nb, rk.nr);
+    match rk.nb {
+        2 => crypt_cols_nb::<L, DEC, 2>(rk, keys, cols, s, pack),
+        4 => crypt_cols_nb::<L, DEC, 4>(rk, keys, cols, s, pack),
+        _ => crypt_cols_nb::<L, DEC, 8>(rk, keys, cols, s, pack),
+    }
+}
+
+/// [`crypt_cols`] for blocks of `NB` (= `rk.nb`) columns.
+#[inline(always)]
+fn crypt_cols_nb<L: Lane, const DEC: bool, const NB: usize>(
+    rk: &RoundKeys,
+    keys: &Keys,
+    cols: &mut [[u64; 64]],
+    s: &mut State<L>,
+    pack: Pack,
+) {
+    debug_assert_eq!(rk.nb, NB);
+    let (nb, nr) = (NB, rk.nr);
     let lb = (64 / nb).trailing_zeros();
     let first = if DEC { nr } else { 0 };
     for c in cols.iter_mut() {
@@ -231,15 +254,15 @@ fn crypt_cols<L: Lane, const DEC: bool>(
     to_planes(cols, s);
     if DEC {
         for t in (1..nr).rev() {
-            inv_round(s, nb, pack);
+            inv_round::<L, NB>(s, pack);
             add_key(s, &keys.masks[t]);
         }
-        inv_round(s, nb, pack);
+        inv_round::<L, NB>(s, pack);
     } else {
         for t in 1..nr {
-            round(s, nb, pack, Some(&keys.masks[t]));
+            round::<L, NB>(s, pack, Some(&keys.masks[t]));
         }
-        round(s, nb, pack, None);
+        round::<L, NB>(s, pack, None);
     }
     from_planes(s, cols);
     let last = if DEC { 0 } else { nr };
@@ -380,7 +403,11 @@ pub(super) fn round_words(nb: usize, state: &mut [u64]) {
             }
         }
         to_planes(&cols, &mut s);
-        round(&mut s, nb, Pack::FULL, None);
+        match nb {
+            2 => round::<u64, 2>(&mut s, Pack::FULL, None),
+            4 => round::<u64, 4>(&mut s, Pack::FULL, None),
+            _ => round::<u64, 8>(&mut s, Pack::FULL, None),
+        }
         from_planes(&mut s, &mut cols);
         for (i, x) in cols[0].iter().enumerate() {
             let (col, j) = (i >> lb, i & (b - 1));

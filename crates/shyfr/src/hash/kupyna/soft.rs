@@ -52,6 +52,19 @@ fn rot_groups(x: u64, s: usize, w: usize) -> u64 {
 /// The permutations on `2 * cols` lanes of planes: `T⊕` on lanes `0..cols`, and `T+` on
 /// lanes `cols..2 * cols` (constants added there too when `plus` is set).
 fn permute(p: &mut Planes, cols: usize, plus: bool) {
+    if cols == 8 {
+        permute_cols::<8>(p, plus)
+    } else {
+        permute_cols::<16>(p, plus)
+    }
+}
+
+/// [`permute`] for `COLS` columns: the shift and rotation counts are constants (a `u64`
+/// shifted or rotated by a count in `cl` costs several micro-operations, by an immediate
+/// one).
+#[inline(always)]
+fn permute_cols<const COLS: usize>(p: &mut Planes, plus: bool) {
+    let cols = COLS;
     let nr = rounds(cols);
     let lanes_plus = if plus {
         ((1u64 << cols) - 1) << cols
