@@ -115,22 +115,11 @@ impl Pack {
     }
 }
 
-/// SubBytes (`INV` false) or InvSubBytes on every row of a block of `NB` columns, by the
-/// layout `pack`.
+/// SubBytes (`INV` false) or InvSubBytes on every row of a short batch (`pack.half` not
+/// zero) of blocks of `NB` columns; a full batch's goes with ShiftRows
+/// ([`sub_shift_full`], [`inv_shift_sub_full`]).
 #[inline(always)]
 fn sub_bytes<L: Lane, const INV: bool, const NB: usize>(s: &mut State<L>, pack: Pack) {
-    if pack.half == 0 {
-        // Written out, not a loop over the rows: each row's circuit a direct call.
-        s[0] = sbox_row::<L, INV>(0, s[0]);
-        s[1] = sbox_row::<L, INV>(1, s[1]);
-        s[2] = sbox_row::<L, INV>(2, s[2]);
-        s[3] = sbox_row::<L, INV>(3, s[3]);
-        s[4] = sbox_row::<L, INV>(4, s[4]);
-        s[5] = sbox_row::<L, INV>(5, s[5]);
-        s[6] = sbox_row::<L, INV>(6, s[6]);
-        s[7] = sbox_row::<L, INV>(7, s[7]);
-        return;
-    }
     // The unused lanes hold key bits (the key masks cover whole columns); the pairing masks
     // them off, so those lanes leave SubBytes zero.
     // `pack.half` is `B / 2` here; as a constant, its rotations take an immediate count.
@@ -144,13 +133,11 @@ fn sub_bytes<L: Lane, const INV: bool, const NB: usize>(s: &mut State<L>, pack: 
 /// by an immediate one.
 #[inline(always)]
 fn shift_rows<L: Lane, const NB: usize, const INV: bool>(s: &mut State<L>) {
-    let b = 64 / NB;
     for (r, row) in s.iter_mut().enumerate() {
-        let n = (shift(r, NB) * b) as u32;
+        let n = row_rotation::<NB, INV>(r);
         if n == 0 {
             continue;
         }
-        let n = if INV { 64 - n } else { n };
         for p in row.iter_mut() {
             *p = p.rotl(n);
         }
@@ -164,12 +151,88 @@ fn add_key<L: Lane>(s: &mut State<L>, m: &[Mask; 64]) {
     }
 }
 
+/// Row `r`'s ShiftRows rotation in lanes for blocks of `NB` columns (`INV`: its inverse).
+#[inline(always)]
+const fn row_rotation<const NB: usize, const INV: bool>(r: usize) -> u32 {
+    let n = (shift(r, NB) * (64 / NB)) as u32;
+    if INV && n != 0 {
+        64 - n
+    } else {
+        n
+    }
+}
+
+/// SubBytes and ShiftRows of a full batch: each row's S-box result rotated as it is written
+/// back (the two steps commute: SubBytes works lane by lane), one pass over the state.
+#[inline(always)]
+fn sub_shift_full<L: Lane, const NB: usize>(s: &mut State<L>) {
+    macro_rules! row {
+        ($r:literal) => {{
+            let y = sbox_row::<L, false>($r, s[$r]);
+            let n = row_rotation::<NB, false>($r);
+            for (p, v) in s[$r].iter_mut().zip(y) {
+                *p = v.rotl(n);
+            }
+        }};
+    }
+    // Written out, not a loop over the rows: each row's circuit a direct call.
+    row!(0);
+    row!(1);
+    row!(2);
+    row!(3);
+    row!(4);
+    row!(5);
+    row!(6);
+    row!(7);
+}
+
+/// InvShiftRows, InvSubBytes and the XOR round key `key` of a full batch on `t`, the
+/// result of InvMixColumns, written into `s`: one pass, each row rotated on its way into
+/// its circuit and keyed on its way out.
+#[inline(always)]
+fn inv_shift_sub_full<L: Lane, const NB: usize>(
+    t: &State<L>,
+    s: &mut State<L>,
+    key: Option<&[Mask; 64]>,
+) {
+    macro_rules! row {
+        ($r:literal) => {{
+            let n = row_rotation::<NB, true>($r);
+            let mut x = t[$r];
+            for p in x.iter_mut() {
+                *p = p.rotl(n);
+            }
+            let y = sbox_row::<L, true>($r, x);
+            match key {
+                Some(m) => {
+                    for ((p, v), k) in s[$r].iter_mut().zip(y).zip(&m[8 * $r..8 * $r + 8]) {
+                        *p = v ^ L::mask(k);
+                    }
+                }
+                None => s[$r] = y,
+            }
+        }};
+    }
+    row!(0);
+    row!(1);
+    row!(2);
+    row!(3);
+    row!(4);
+    row!(5);
+    row!(6);
+    row!(7);
+}
+
 /// One encryption round: SubBytes, ShiftRows, MixColumns, and the XOR round key `key`
 /// (none in the last round) added as MixColumns' result is written back.
 #[inline(always)]
 fn round<L: Lane, const NB: usize>(s: &mut State<L>, pack: Pack, key: Option<&[Mask; 64]>) {
-    sub_bytes::<L, false, NB>(s, pack);
-    shift_rows::<L, NB, false>(s);
+    if pack.half == 0 {
+        sub_shift_full::<L, NB>(s);
+    } else {
+        sub_bytes::<L, false, NB>(s, pack);
+        shift_rows::<L, NB, false>(s);
+    }
     let t = sc::mds(s);
     match key {
         Some(m) => {
@@ -181,12 +244,20 @@ fn round<L: Lane, const NB: usize>(s: &mut State<L>, pack: Pack, key: Option<&[M
     }
 }
 
-/// One decryption round without its key: InvMixColumns, InvShiftRows, InvSubBytes.
+/// One decryption round: InvMixColumns, InvShiftRows, InvSubBytes, and the XOR round key
+/// `key` (none in the last round).
 #[inline(always)]
-fn inv_round<L: Lane, const NB: usize>(s: &mut State<L>, pack: Pack) {
-    *s = sc::mds_inv(s);
+fn inv_round<L: Lane, const NB: usize>(s: &mut State<L>, pack: Pack, key: Option<&[Mask; 64]>) {
+    let t = sc::mds_inv(s);
+    if pack.half == 0 {
+        return inv_shift_sub_full::<L, NB>(&t, s, key);
+    }
+    *s = t;
     shift_rows::<L, NB, true>(s);
     sub_bytes::<L, true, NB>(s, pack);
+    if let Some(m) = key {
+        add_key(s, m);
+    }
 }
 
 /// Bit planes from column words: `cols[w][i]` is lane `i` of word `w`. The words of a
@@ -254,10 +325,9 @@ fn crypt_cols_nb<L: Lane, const DEC: bool, const NB: usize>(
     to_planes(cols, s);
     if DEC {
         for t in (1..nr).rev() {
-            inv_round::<L, NB>(s, pack);
-            add_key(s, &keys.masks[t]);
+            inv_round::<L, NB>(s, pack, Some(&keys.masks[t]));
         }
-        inv_round::<L, NB>(s, pack);
+        inv_round::<L, NB>(s, pack, None);
     } else {
         for t in 1..nr {
             round::<L, NB>(s, pack, Some(&keys.masks[t]));
