@@ -185,18 +185,38 @@ pub(crate) fn sbox_row<L: Lane, const INV: bool>(r: usize, x: [L; 8]) -> [L; 8] 
 /// use are `low`, four circuits instead of eight: rows `r` and `r + 4` go through the same
 /// S-box, so row `r + 4` is rotated `half` lanes up into lanes that `low` leaves free and
 /// shares row `r`'s evaluation. Whatever the lanes outside `low` held (both rows are
-/// masked before they are combined), they leave zero.
+/// masked before they are combined), they leave zero. Row `r`'s planes are rotated by
+/// `rot_in[r]` lanes on their way in and its results by `rot_out[r]` on their way out (a
+/// permutation of whole columns, as ShiftRows is, commutes with SubBytes; zero for none).
+/// Written out per pair of rows, so that constant counts stay immediates.
 #[inline(always)]
-pub(crate) fn sub_bytes_paired<L: Lane, const INV: bool>(s: &mut [[L; 8]; 8], low: u64, half: u32) {
+pub(crate) fn sub_bytes_paired<L: Lane, const INV: bool>(
+    s: &mut [[L; 8]; 8],
+    low: u64,
+    half: u32,
+    rot_in: [u32; 8],
+    rot_out: [u32; 8],
+) {
     let low = L::splat(low);
-    for r in 0..4 {
-        let x: [L; 8] = core::array::from_fn(|b| (s[r][b] & low) ^ (s[r + 4][b] & low).rotl(half));
-        let y = sbox_row::<L, INV>(r, x);
-        for b in 0..8 {
-            s[r][b] = y[b] & low;
-            s[r + 4][b] = y[b].rotl(64 - half) & low;
-        }
+    macro_rules! pair {
+        ($r:literal) => {{
+            let mut x = [low; 8];
+            for (b, v) in x.iter_mut().enumerate() {
+                let lo = s[$r][b].rotl(rot_in[$r]) & low;
+                let hi = s[$r + 4][b].rotl(rot_in[$r + 4]) & low;
+                *v = lo ^ hi.rotl(half);
+            }
+            let y = sbox_row::<L, INV>($r, x);
+            for b in 0..8 {
+                s[$r][b] = (y[b] & low).rotl(rot_out[$r]);
+                s[$r + 4][b] = (y[b].rotl(64 - half) & low).rotl(rot_out[$r + 4]);
+            }
+        }};
     }
+    pair!(0);
+    pair!(1);
+    pair!(2);
+    pair!(3);
 }
 
 /// `out[p]` bit `i` = `a[i]` bit `p`: the 64x64 bit-matrix transpose (its own inverse),

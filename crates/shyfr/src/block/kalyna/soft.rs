@@ -115,33 +115,30 @@ impl Pack {
     }
 }
 
-/// SubBytes (`INV` false) or InvSubBytes on every row of a short batch (`pack.half` not
-/// zero) of blocks of `NB` columns; a full batch's goes with ShiftRows
-/// ([`sub_shift_full`], [`inv_shift_sub_full`]).
+/// SubBytes and ShiftRows (`INV` false: SubBytes then ShiftRows; `INV`: InvShiftRows then
+/// InvSubBytes) of a short batch (`pack.half` not zero) of blocks of `NB` columns, the
+/// rotations done on each row's way into or out of its circuit; a full batch's are
+/// [`sub_shift_full`] and [`inv_shift_sub_full`]. The rotation counts are constants (the
+/// block size a const parameter): a rotation of a `u64` by a count in `cl` costs several
+/// micro-operations, by an immediate one.
 #[inline(always)]
-fn sub_bytes<L: Lane, const INV: bool, const NB: usize>(s: &mut State<L>, pack: Pack) {
+fn sub_shift_paired<L: Lane, const INV: bool, const NB: usize>(s: &mut State<L>, pack: Pack) {
+    let rot = [
+        row_rotation::<NB, INV>(0),
+        row_rotation::<NB, INV>(1),
+        row_rotation::<NB, INV>(2),
+        row_rotation::<NB, INV>(3),
+        row_rotation::<NB, INV>(4),
+        row_rotation::<NB, INV>(5),
+        row_rotation::<NB, INV>(6),
+        row_rotation::<NB, INV>(7),
+    ];
+    let (rot_in, rot_out) = if INV { (rot, [0; 8]) } else { ([0; 8], rot) };
     // The unused lanes hold key bits (the key masks cover whole columns); the pairing masks
     // them off, so those lanes leave SubBytes zero.
     // `pack.half` is `B / 2` here; as a constant, its rotations take an immediate count.
     debug_assert_eq!(pack.half as usize, 32 / NB);
-    sub_bytes_paired::<L, INV>(s, pack.low, (32 / NB) as u32);
-}
-
-/// ShiftRows (`INV` false) or its inverse for blocks of `NB` columns: rotate row `r`'s
-/// planes by `shift(r) * B` lanes. The counts are constants (the block size a const
-/// parameter): a rotation of a `u64` by a count in `cl` costs several micro-operations,
-/// by an immediate one.
-#[inline(always)]
-fn shift_rows<L: Lane, const NB: usize, const INV: bool>(s: &mut State<L>) {
-    for (r, row) in s.iter_mut().enumerate() {
-        let n = row_rotation::<NB, INV>(r);
-        if n == 0 {
-            continue;
-        }
-        for p in row.iter_mut() {
-            *p = p.rotl(n);
-        }
-    }
+    sub_bytes_paired::<L, INV>(s, pack.low, (32 / NB) as u32, rot_in, rot_out);
 }
 
 #[inline(always)]
@@ -230,8 +227,7 @@ fn round<L: Lane, const NB: usize>(s: &mut State<L>, pack: Pack, key: Option<&[M
     if pack.half == 0 {
         sub_shift_full::<L, NB>(s);
     } else {
-        sub_bytes::<L, false, NB>(s, pack);
-        shift_rows::<L, NB, false>(s);
+        sub_shift_paired::<L, false, NB>(s, pack);
     }
     let t = sc::mds(s);
     match key {
@@ -253,8 +249,7 @@ fn inv_round<L: Lane, const NB: usize>(s: &mut State<L>, pack: Pack, key: Option
         return inv_shift_sub_full::<L, NB>(&t, s, key);
     }
     *s = t;
-    shift_rows::<L, NB, true>(s);
-    sub_bytes::<L, true, NB>(s, pack);
+    sub_shift_paired::<L, true, NB>(s, pack);
     if let Some(m) = key {
         add_key(s, m);
     }

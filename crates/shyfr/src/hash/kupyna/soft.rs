@@ -101,7 +101,13 @@ fn permute_cols<const COLS: usize>(p: &mut Planes, plus: bool) {
         }
         // Rows `r` and `r + 4` share a circuit: the states use 2 * cols <= 32 of the 64
         // lanes, row `r + 4` goes above them.
-        sub_bytes_paired::<u64, false>(p, (1u64 << (2 * cols)) - 1, 2 * cols as u32);
+        sub_bytes_paired::<u64, false>(
+            p,
+            (1u64 << (2 * cols)) - 1,
+            2 * cols as u32,
+            [0; 8],
+            [0; 8],
+        );
         for (r, row) in p.iter_mut().enumerate() {
             let s = shift(r, cols);
             for plane in row.iter_mut() {
