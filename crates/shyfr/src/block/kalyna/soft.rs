@@ -159,6 +159,21 @@ const fn row_rotation<const NB: usize, const INV: bool>(r: usize) -> u32 {
     }
 }
 
+/// Expands `$row!(r)` for every row `r` of the state, written out (not a loop over the
+/// rows) so that each row's circuit is a direct call and its rotation count a constant.
+macro_rules! each_row {
+    ($row:ident) => {
+        $row!(0);
+        $row!(1);
+        $row!(2);
+        $row!(3);
+        $row!(4);
+        $row!(5);
+        $row!(6);
+        $row!(7);
+    };
+}
+
 /// SubBytes and ShiftRows of a full batch: each row's S-box result rotated as it is written
 /// back (the two steps commute: SubBytes works lane by lane), one pass over the state.
 #[inline(always)]
@@ -172,15 +187,7 @@ fn sub_shift_full<L: Lane, const NB: usize>(s: &mut State<L>) {
             }
         }};
     }
-    // Written out, not a loop over the rows: each row's circuit a direct call.
-    row!(0);
-    row!(1);
-    row!(2);
-    row!(3);
-    row!(4);
-    row!(5);
-    row!(6);
-    row!(7);
+    each_row!(row);
 }
 
 /// InvShiftRows, InvSubBytes and the XOR round key `key` of a full batch on `t`, the
@@ -210,14 +217,7 @@ fn inv_shift_sub_full<L: Lane, const NB: usize>(
             }
         }};
     }
-    row!(0);
-    row!(1);
-    row!(2);
-    row!(3);
-    row!(4);
-    row!(5);
-    row!(6);
-    row!(7);
+    each_row!(row);
 }
 
 /// One encryption round: SubBytes, ShiftRows, MixColumns, and the XOR round key `key`
