@@ -194,21 +194,3 @@ pub(crate) fn nat_inv_mix(x: __m512i, ri: &[__m512i; 8]) -> __m512i {
     let b = xor3(t(3), t(4), t(5));
     xor3(a, b, _mm512_xor_si512(t(6), t(7)))
 }
-
-/// MixColumns of one 512-bit block given its eight byte permutations `q[k]` (row `r` of
-/// every column taking row `r + k` of the same column, after whatever byte permutation the
-/// caller folded in, e.g. ShiftRows), XORed with `k`:
-/// `q0 + q1 + 5 q2 + q3 + 8 q4 + 6 q5 + 7 q6 + 4 q7`, grouped as
-/// `(q0 + q1 + q3) + (q2 + q6 + k) + 2 (q5 + q6) + 4 (q2 + q5 + q6 + q7) + 8 q4`. (The
-/// 128- and 256-bit blocks' rounds are assembly, in Kalyna's `chain128` / `chain256`.)
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-pub(crate) fn nat_mix512(q: [__m512i; 8], k: __m512i) -> __m512i {
-    let s56 = _mm512_xor_si512(q[5], q[6]);
-    let g2 = gf(s56, M2);
-    let g4 = gf(xor3(q[2], q[7], s56), M4);
-    let g8 = gf(q[4], M8);
-    let a = xor3(q[0], q[1], q[3]);
-    let b = xor3(q[2], q[6], k);
-    xor3(xor3(g2, a, b), g4, g8)
-}

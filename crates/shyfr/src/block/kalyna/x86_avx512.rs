@@ -32,10 +32,10 @@
 //! loop of the round alone. CBC encryption, Zen 4, 16 KiB, cycles per byte at 3.7 GHz on a
 //! loaded machine (Crypto++ 8.7 in the same run): 128/128 17.2 (14.1), 128/256 26.8
 //! (21.8), 256/256 14.4 (15.9), 256/512 18.4 (19.7), 512/512 11.5-12.9 (17.7). 512-bit
-//! blocks run the same round text on `zmm` registers on Intel cores (`chain512_asm`: 37
-//! cycles a round against 51, CBC 14.2-14.5 -> 10.6-10.9 cycles/byte on a Sapphire
-//! Rapids-class Xeon, Crypto++ 14.1-14.7) and the intrinsics kernel `chain512` elsewhere
-//! (measured on Zen 4; the assembly one was not). On that Intel core the round's floor is
+//! blocks run the same round text on `zmm` registers (`chain512`: 37 cycles a round
+//! against 51 for the intrinsics kernel it replaced, CBC 14.2-14.5 -> 10.6-10.9 cycles/byte
+//! on a Sapphire Rapids-class Xeon, Crypto++ 14.1-14.7; on Zen 4 CBC 12.6-13.7 -> 11.5-11.7,
+//! Crypto++ 17.4-17.6). On that Intel core the round's floor is
 //! the S-box: `vpermi2b` occupies the one shuffle port for two cycles (so eight of them
 //! take 16 cycles whatever the block width) and returns after five (seven zero-masked).
 
@@ -48,7 +48,7 @@ use super::soft::shift;
 use super::Chained as Chain;
 use super::{RoundKeys, MAX_ROUNDS};
 use crate::arith::gf256::x86_avx512::{
-    inv_mix, mix, nat_inv_mix, nat_mix, nat_mix512, nat_sbox, rot_idx, sbox, table, M4, M5, M6, M7,
+    inv_mix, mix, nat_inv_mix, nat_mix, nat_sbox, rot_idx, sbox, table, M4, M5, M6, M7,
     M8, POS,
 };
 use crate::arith::lanes::x86_avx512::transpose_q8;
@@ -487,69 +487,6 @@ unsafe fn natural<const NB: usize, const DEC: bool, const R: usize>(
     }
 }
 
-/// The chained kernel for 512-bit blocks (a macro from when it served every width): the
-/// block in one zmm register, the S-box tables (16 zmm) in registers, the round keys read
-/// from `keys.nat` (loads off the critical path), `NR` a constant. Per round: the S-boxes
-/// ([`nat_sbox`]), ShiftRows (one byte permute), the seven byte rotations of every column
-/// by `vprorq` (the shift unit, while the shuffle unit is busy with the S-box permutes) and
-/// MixColumns with the round key folded into its last XOR.
-macro_rules! chain_kernel {
-    ($name:ident, $nb:literal, $t:ty, $load:ident, $store:ident, $xor:ident, $add:ident,
-     $sbox:ident, $shift:expr, $ror:ident, $mix:ident, $zero:ident) => {
-        /// A chained mode over `n` blocks of this width with the chaining value `iv`;
-        /// `iv` is updated to the last chaining value.
-        ///
-        /// # Safety
-        /// `iv` holds one block; `src` is readable for `n` blocks; `dst` writable for `n`
-        /// blocks unless `mode` is [`Chain::Mac`].
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-        unsafe fn $name<const NR: usize>(
-            keys: &Keys,
-            mode: Chain,
-            iv: &mut [u8],
-            src: *const u8,
-            dst: *mut u8,
-            n: usize,
-        ) {
-            const BL: usize = 8 * $nb;
-            let key = |t: usize| {
-                // SAFETY: `keys.nat[t]` is 64 readable bytes.
-                unsafe { $load(keys.nat[t].as_ptr().cast()) }
-            };
-            let tab: [[__m512i; 4]; 4] = core::array::from_fn(table);
-            // The index is hidden from the optimiser: knowing it, LLVM folds ShiftRows into
-            // the S-box's blends as lane inserts and wider permutes (slower on Zen 4).
-            let sr: $t = {
-                let v = ($nb as usize).trailing_zeros() as usize - 1;
-                let idx = core::hint::black_box(&SHIFT_IDX[v][0]);
-                // SAFETY: 64 readable bytes of a static table.
-                unsafe { $load(idx.as_ptr().cast()) }
-            };
-            let shift_rows = $shift;
-            let encrypt = |mut x: $t| {
-                x = $add(x, key(0));
-                for round in 1..=NR {
-                    let k = if round < NR { key(round) } else { $zero() };
-                    let q0 = shift_rows($sbox(x, &tab), sr);
-                    let q = [
-                        q0,
-                        $ror::<8>(q0),
-                        $ror::<16>(q0),
-                        $ror::<24>(q0),
-                        $ror::<32>(q0),
-                        $ror::<40>(q0),
-                        $ror::<48>(q0),
-                        $ror::<56>(q0),
-                    ];
-                    x = $mix(q, k);
-                }
-                $add(x, key(NR))
-            };
-            chain_blocks!(mode, iv, src, dst, n, BL, $load, $store, $xor, encrypt);
-        }
-    };
-}
-
 /// Byte-permutation indices of ShiftRows followed by the byte rotation `k` of every
 /// column, for an `L`-byte block (`L / 8` columns): entry `[k][8 c + r]` takes row
 /// `(r + k) mod 8` of the column ShiftRows brings to column `c` (`vpshufb` indices for
@@ -580,7 +517,7 @@ static SR_ROT256: [[u8; 32]; 8] = sr_rot::<32>();
 /// [`sr_rot`] for 512-bit blocks.
 static SR_ROT512: [[u8; 64]; 8] = sr_rot::<64>();
 
-/// A zero block: the key operand of the last round of [`chain256`] and [`chain512_asm`]
+/// A zero block: the key operand of the last round of [`chain256`] and [`chain512`]
 /// (aligned, so that the load never splits a cache line).
 #[repr(C, align(64))]
 struct Zero([u8; 64]);
@@ -831,7 +768,7 @@ macro_rules! round_text {
 }
 
 /// The `NR` rounds of one block as one `asm!` statement, for `chain128` (`$kind` `[x]`),
-/// `chain256` (`[v "ymm" "1to4"]`) and `chain512_asm` (`[v "zmm" "1to8"]`): `$add` the
+/// `chain256` (`[v "ymm" "1to4"]`) and `chain512` (`[v "zmm" "1to8"]`): `$add` the
 /// modular key addition (first and last), `$key` the XOR key of the looped rounds and
 /// `$last` the last round's (zero); the round keys read at `$rk` (64 bytes apart), `$mm`
 /// the MixColumns matrices, the S-box tables `$t` in `zmm16..zmm31`, the row masks in
@@ -1030,13 +967,13 @@ chain_wide!(
 );
 
 chain_wide!(
-    /// The chained kernel for 512-bit blocks as assembly, the rounds of [`chain256`] on
-    /// `zmm` registers: chosen on Intel cores, where it measured 37 cycles a round against
-    /// 51 for [`chain512`] (a `rdtsc` loop of the round alone on a Sapphire Rapids-class
-    /// Xeon: there each blend of `nat_sbox`'s tree costs about three cycles after the last
-    /// lookup, and the seven `vprorq` of `chain512` queue on one port). [`chain512`] stays
-    /// the kernel elsewhere: on AMD Zen 4 it was measured, this one was not.
-    chain512_asm,
+    /// The chained kernel for 512-bit blocks, the rounds of [`chain256`] on `zmm`
+    /// registers. It replaced an intrinsics kernel (the S-box as `nat_sbox`'s blend tree,
+    /// the column rotations by `vprorq`): 37 cycles a round against 51 on a Sapphire
+    /// Rapids-class Xeon (`rdtsc` loop of the round alone), and on AMD Zen 4 CBC, CMAC and
+    /// OFB 1.10-1.12x faster at 16 KiB (`shyfr speed kalyna-512-512-cbc`, three
+    /// alternations).
+    chain512,
     64,
     __m512i,
     _mm512_loadu_si512,
@@ -1049,21 +986,6 @@ chain_wide!(
     "zmmword ptr [{z}]",
     "zmm0",
     ["zmm8" 0, "zmm9" 1, "zmm10" 2, "zmm11" 3, "zmm12" 4, "zmm13" 5, "zmm14" 6, "zmm15" 7]
-);
-
-chain_kernel!(
-    chain512,
-    8,
-    __m512i,
-    _mm512_loadu_si512,
-    _mm512_storeu_si512,
-    _mm512_xor_si512,
-    _mm512_add_epi64,
-    nat_sbox,
-    |y, i| _mm512_permutexvar_epi8(i, y),
-    _mm512_ror_epi64,
-    nat_mix512,
-    _mm512_setzero_si512
 );
 
 /// The chained kernel for the key's block length and round count: `iv` one block, `n`
@@ -1087,7 +1009,6 @@ unsafe fn chain(
             (2, _) => chain128::<14>(keys, mode, iv, src, dst, n),
             (4, 14) => chain256::<14>(keys, mode, iv, src, dst, n),
             (4, _) => chain256::<18>(keys, mode, iv, src, dst, n),
-            _ if crate::cpu::x86::is_intel() => chain512_asm::<18>(keys, mode, iv, src, dst, n),
             _ => chain512::<18>(keys, mode, iv, src, dst, n),
         }
     }
