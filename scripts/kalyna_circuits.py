@@ -293,18 +293,19 @@ def dfs_order(ops, outs):
 # The order in which `dfs_order` visits each S-box's outputs (the returned array keeps bit
 # order). The order decides which values the register allocator spills, and spills cost
 # most where a core retires one vector store a cycle (AMD Zen 4): these were the fastest of
-# 14 orders (the identity and 13 shuffles) timed with one S-box function called on eight
-# independent states in turn (`rdtsc`, best of 7, two runs) on a Zen 4 core, 2026-11-27:
-# pi_0 1.08x the identity, pi_1 1.09x, pi_3 1.03x; inverses 1.29x, 1.02x, 1.02x, 1.17x.
+# 48 orders (the identity and 47 shuffles) timed with each S-box function called on eight
+# independent states in turn (`rdtsc`, best of 5, two runs; the slower run counted) on a
+# Zen 4 core, 2026-11-27, against the identity: pi_0 1.10x, pi_1 1.09x, pi_2 1.00x (the
+# identity kept), pi_3 1.03x; inverses 1.35x, 1.06x, 1.10x, 1.36x.
 OUTPUT_ORDER = {
     "sbox0": [6, 7, 2, 4, 0, 3, 1, 5],
     "sbox1": [3, 6, 1, 5, 7, 0, 4, 2],
     "sbox2": [0, 1, 2, 3, 4, 5, 6, 7],
-    "sbox3": [1, 6, 5, 4, 7, 0, 2, 3],
-    "sbox0_inv": [5, 7, 6, 4, 0, 2, 3, 1],
-    "sbox1_inv": [6, 7, 2, 4, 0, 3, 1, 5],
+    "sbox3": [6, 0, 4, 3, 7, 1, 5, 2],
+    "sbox0_inv": [4, 0, 1, 7, 6, 5, 3, 2],
+    "sbox1_inv": [1, 4, 3, 6, 0, 5, 7, 2],
     "sbox2_inv": [1, 0, 2, 5, 3, 4, 6, 7],
-    "sbox3_inv": [6, 3, 1, 0, 7, 2, 5, 4],
+    "sbox3_inv": [5, 4, 3, 2, 1, 0, 7, 6],
 }
 
 
