@@ -48,8 +48,7 @@ use super::soft::shift;
 use super::Chained as Chain;
 use super::{RoundKeys, MAX_ROUNDS};
 use crate::arith::gf256::x86_avx512::{
-    inv_mix, mix, nat_inv_mix, nat_mix, nat_sbox, rot_idx, sbox, table, M4, M5, M6, M7,
-    M8, POS,
+    inv_mix, mix, nat_inv_mix, nat_mix, nat_sbox, rot_idx, sbox, table, M4, M5, M6, M7, M8, POS,
 };
 use crate::arith::lanes::x86_avx512::transpose_q8;
 use crate::cpu::x86::Avx512VbmiGfni;
