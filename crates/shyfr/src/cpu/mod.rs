@@ -150,6 +150,8 @@ features! {
     Avx512vbmi = 12, "avx512vbmi", "x86_64";
     /// AVX-512 integer fused multiply-add on 52-bit digits (`vpmadd52luq`/`vpmadd52huq`).
     Avx512ifma = 23, "avx512ifma", "x86_64";
+    /// AVX-512 bit algorithms (`vpshufbitqmb`, `vpopcntb`).
+    Avx512bitalg = 24, "avx512bitalg", "x86_64";
     /// Vector AES on 256/512-bit registers.
     Vaes = 13, "vaes", "x86_64";
     /// Vector carry-less multiplication.

@@ -128,6 +128,9 @@ pub(super) fn detect() -> Features {
             if bit(ecx7, 1) {
                 f = f.with(Feature::Avx512vbmi);
             }
+            if bit(ecx7, 12) {
+                f = f.with(Feature::Avx512bitalg);
+            }
         }
     }
     f
@@ -160,6 +163,11 @@ token!(
 token!(
     /// AVX-512 F + VL + BW with VBMI (`vpermb`, `vpermi2b`, `vpmultishiftqb`).
     Avx512Vbmi: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Avx512vbmi]
+);
+token!(
+    /// AVX-512 F + VL + BW with VBMI (`vpmultishiftqb`, `vpermb`) and BITALG
+    /// (`vpshufbitqmb`: 64-entry bit look-ups in registers).
+    Avx512VbmiBitalg: [Avx, Avx2, Avx512f, Avx512vl, Avx512bw, Avx512vbmi, Avx512bitalg]
 );
 token!(
     /// AVX-512 F + VL + BW with VBMI (`vpermb`, `vpermi2b`) and GFNI (`gf2p8affineqb`).

@@ -100,24 +100,39 @@ pub(super) const FP: [u8; 64] = {
 /// One block (big-endian 64-bit word) through DES or EDE triple DES.
 #[inline]
 pub(super) fn crypt_one(keys: &Keys, x: u64, decrypt: bool) -> u64 {
-    let y = permute(x, &IP);
+    let y = feistel_one(keys, permute(x, &IP), decrypt, |r, k6, _| f(r, k6));
+    permute(y, &FP)
+}
+
+/// The stages of DES or EDE triple DES, sixteen rounds each, on one block `y` after IP
+/// (returns the word that FP takes), with the round function `f(R, subkey chunks,
+/// subkey)` of a one-block kernel (the subkey both as eight 6-bit chunks and as a 48-bit
+/// word; each kernel reads the form it needs). Every one-block kernel runs this.
+#[inline(always)]
+pub(super) fn feistel_one(
+    keys: &Keys,
+    y: u64,
+    decrypt: bool,
+    mut f: impl FnMut(u32, &[u8; 8], u64) -> u32,
+) -> u64 {
     let (mut l, mut r) = ((y >> 32) as u32, y as u32);
     let n = keys.n;
     for stage in 0..n {
-        let (k, dec) = if decrypt {
-            (&keys.k6[n - 1 - stage], stage % 2 == 0)
+        let (s, dec) = if decrypt {
+            (n - 1 - stage, stage % 2 == 0)
         } else {
-            (&keys.k6[stage], stage % 2 == 1)
+            (stage, stage % 2 == 1)
         };
         for i in 0..16 {
-            let t = l ^ f(r, &k[if dec { 15 - i } else { i }]);
+            let j = if dec { 15 - i } else { i };
+            let t = l ^ f(r, &keys.k6[s][j], keys.sub[s][j]);
             l = r;
             r = t;
         }
         // The pre-output is R16 || L16, the next stage's L0 || R0 (FP and IP cancel).
         core::mem::swap(&mut l, &mut r);
     }
-    permute((l as u64) << 32 | r as u64, &FP)
+    (l as u64) << 32 | r as u64
 }
 
 /// One bitsliced pass over blocks `start..start + count` of `io` (`count <= 64 N`):

@@ -14,7 +14,7 @@
 
 use core::arch::x86_64::*;
 
-use super::soft::{one_by_one, pass, permute, FP};
+use super::soft::{feistel_one, one_by_one, pass, permute, FP};
 use super::tables::{IP, P, SBOX};
 use super::{bitsliced, Keys, BLOCK_LEN};
 use crate::cpu::x86::Avx2;
@@ -82,22 +82,9 @@ const ONE: OneLanes = {
     while k < 8 {
         let mut i = 0;
         while i < 4 {
-            let q = 8 * i + 7 - k;
-            // f bit q (LSB 0) is DES bit 32 - q = S-box output bit P[31 - q].
-            let t = P[31 - q] as usize - 1;
-            let (s, o) = (t / 4, t % 4);
-            let mut tt = 0u64;
-            let mut v = 0;
-            while v < 64 {
-                let row = ((v >> 4) & 2) | (v & 1);
-                let col = (v >> 1) & 15;
-                if (SBOX[s][row * 16 + col] >> (3 - o)) & 1 == 1 {
-                    tt |= 1 << v;
-                }
-                v += 1;
-            }
+            let (s, tt) = f_bit(8 * i + 7 - k);
             l.tt[k][i] = tt;
-            l.rsh[k][i] = ((59 - 4 * s) % 32) as u64;
+            l.rsh[k][i] = e_shift(s);
             l.ksh[k][i] = (42 - 6 * s) as u64;
             i += 1;
         }
@@ -105,6 +92,34 @@ const ONE: OneLanes = {
     }
     l
 };
+
+/// Bit `q` of `f(R, K)` (bit 0 the least significant): the S-box it comes out of, and
+/// the 64-bit truth table of that output bit, whose bit `v` is the output for the six
+/// S-box input bits `v` (the first input bit the most significant). Shared by the
+/// one-block kernels.
+pub(super) const fn f_bit(q: usize) -> (usize, u64) {
+    // f bit q (LSB 0) is DES bit 32 - q = S-box output bit P[31 - q].
+    let t = P[31 - q] as usize - 1;
+    let (s, o) = (t / 4, t % 4);
+    let mut tt = 0u64;
+    let mut v = 0;
+    while v < 64 {
+        let row = ((v >> 4) & 2) | (v & 1);
+        let col = (v >> 1) & 15;
+        if (SBOX[s][row * 16 + col] >> (3 - o)) & 1 == 1 {
+            tt |= 1 << v;
+        }
+        v += 1;
+    }
+    (s, tt)
+}
+
+/// The right shift (or rotation) of `R` duplicated to 64 bits that brings S-box `s`'s six
+/// expansion bits (E: DES bits `4 s` .. `4 s + 5` of `R`, cyclically) to the bottom, the
+/// first of them the most significant.
+pub(super) const fn e_shift(s: usize) -> u64 {
+    ((59 - 4 * s) % 32) as u64
+}
 
 /// One block (big-endian word) through DES or EDE with the one-block kernel.
 fn crypt_one(_t: Avx2, keys: &Keys, x: u64, decrypt: bool) -> u64 {
@@ -150,22 +165,6 @@ pub(super) unsafe fn crypt_one_k(keys: &Keys, x: u64, decrypt: bool) -> u64 {
         })
     };
     let c = [ld(&ONE.tt), ld(&ONE.rsh), ld(&ONE.ksh)];
-    let y = permute(x, &IP);
-    let (mut l, mut r) = ((y >> 32) as u32, y as u32);
-    let n = keys.n;
-    for stage in 0..n {
-        let (k, dec) = if decrypt {
-            (&keys.sub[n - 1 - stage], stage % 2 == 0)
-        } else {
-            (&keys.sub[stage], stage % 2 == 1)
-        };
-        for i in 0..16 {
-            let t = l ^ f1(r, k[if dec { 15 - i } else { i }], &c);
-            l = r;
-            r = t;
-        }
-        // The pre-output is R16 || L16, the next stage's L0 || R0 (FP and IP cancel).
-        core::mem::swap(&mut l, &mut r);
-    }
-    permute((l as u64) << 32 | r as u64, &FP)
+    let y = feistel_one(keys, permute(x, &IP), decrypt, |r, _, sub| f1(r, sub, &c));
+    permute(y, &FP)
 }
