@@ -24,8 +24,10 @@ use super::{bitsliced, x86_avx2, Keys, BLOCK_LEN};
 use crate::cpu::x86::{Avx512, Avx512VbmiBitalg};
 use crate::inout::InOut;
 
-/// Below this many blocks the one-block path beats a bitsliced pass.
+/// Below this many blocks the one-block path beats a bitsliced pass: with the AVX2
+/// one-block kernel, and with the BITALG one.
 const ONE_BELOW: usize = 12;
+const ONE_BELOW_BITALG: usize = 18;
 
 /// ECB on whole blocks.
 pub(super) fn crypt(t: Avx512, keys: &Keys, decrypt: bool, mut io: InOut<'_>) {
@@ -37,8 +39,9 @@ pub(super) fn crypt(t: Avx512, keys: &Keys, decrypt: bool, mut io: InOut<'_>) {
         i += 512;
     }
     let r = n - i;
-    if r < ONE_BELOW {
-        match Avx512VbmiBitalg::get() {
+    let bitalg = Avx512VbmiBitalg::get();
+    if r < bitalg.map_or(ONE_BELOW, |_| ONE_BELOW_BITALG) {
+        match bitalg {
             Some(b) => one_by_one(&mut io, i, |x| crypt_one(b, keys, x, decrypt)),
             // SAFETY: the `Avx512` token's features include AVX2.
             None => one_by_one(&mut io, i, |x| unsafe {
