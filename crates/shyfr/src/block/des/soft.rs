@@ -29,23 +29,30 @@ const TT: [[u64; 4]; 8] = {
     while s < 8 {
         let mut o = 0;
         while o < 4 {
-            let mut tt = 0u64;
-            let mut v = 0;
-            while v < 64 {
-                let row = ((v >> 4) & 2) | (v & 1);
-                let col = (v >> 1) & 15;
-                if (SBOX[s][row * 16 + col] >> (3 - o)) & 1 == 1 {
-                    tt |= 1 << v;
-                }
-                v += 1;
-            }
-            t[s][o] = tt.rotate_left(dest[4 * s + o]);
+            t[s][o] = truth_table(s, o).rotate_left(dest[4 * s + o]);
             o += 1;
         }
         s += 1;
     }
     t
 };
+
+/// The 64-bit truth table of output bit `o` (0 the most significant) of S-box `s`: bit
+/// `v` is that bit for the six S-box input bits `v` (the first input bit the most
+/// significant; the row from the first and last bits, the column from the middle four).
+pub(super) const fn truth_table(s: usize, o: usize) -> u64 {
+    let mut tt = 0u64;
+    let mut v = 0;
+    while v < 64 {
+        let row = ((v >> 4) & 2) | (v & 1);
+        let col = (v >> 1) & 15;
+        if (SBOX[s][row * 16 + col] >> (3 - o)) & 1 == 1 {
+            tt |= 1 << v;
+        }
+        v += 1;
+    }
+    tt
+}
 
 /// `DEST[s][o]`: the mask of the bit of `f` that output bit `o` of S-box `s` goes to.
 const DEST: [[u64; 4]; 8] = {

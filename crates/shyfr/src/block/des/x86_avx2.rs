@@ -14,8 +14,8 @@
 
 use core::arch::x86_64::*;
 
-use super::soft::{feistel_one, one_by_one, pass, permute, FP};
-use super::tables::{IP, P, SBOX};
+use super::soft::{feistel_one, one_by_one, pass, permute, truth_table, FP};
+use super::tables::{IP, P};
 use super::{bitsliced, Keys, BLOCK_LEN};
 use crate::cpu::x86::Avx2;
 use crate::inout::InOut;
@@ -100,18 +100,7 @@ const ONE: OneLanes = {
 pub(super) const fn f_bit(q: usize) -> (usize, u64) {
     // f bit q (LSB 0) is DES bit 32 - q = S-box output bit P[31 - q].
     let t = P[31 - q] as usize - 1;
-    let (s, o) = (t / 4, t % 4);
-    let mut tt = 0u64;
-    let mut v = 0;
-    while v < 64 {
-        let row = ((v >> 4) & 2) | (v & 1);
-        let col = (v >> 1) & 15;
-        if (SBOX[s][row * 16 + col] >> (3 - o)) & 1 == 1 {
-            tt |= 1 << v;
-        }
-        v += 1;
-    }
-    (s, tt)
+    (t / 4, truth_table(t / 4, t % 4))
 }
 
 /// The right shift (or rotation) of `R` duplicated to 64 bits that brings S-box `s`'s six
