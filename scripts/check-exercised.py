@@ -15,7 +15,12 @@ import json
 import sys
 
 # shyfr's feature names that /proc/cpuinfo spells differently.
-CPUINFO_NAME = {"sse4.1": "sse4_1", "sha": "sha_ni", "avx512vbmi": "avx512vbmi"}
+CPUINFO_NAME = {
+    "sse4.1": "sse4_1",
+    "sha": "sha_ni",
+    "avx512vbmi": "avx512vbmi",
+    "avx512bitalg": "avx512_bitalg",
+}
 
 
 def main():
